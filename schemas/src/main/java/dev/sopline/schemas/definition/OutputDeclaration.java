@@ -1,0 +1,24 @@
+package dev.sopline.schemas.definition;
+
+import java.util.List;
+
+/**
+ * A declared output of a step or of the whole process.
+ *
+ * @param name output name
+ * @param type value type; {@code string} when the file declares none
+ * @param values allowed values of an {@code enum}; empty for other types
+ * @param value optional expression, possibly holding {@code ${...}} references; an output with a value is computed,
+ *     not submitted
+ * @param description optional help text shown in forms
+ */
+public record OutputDeclaration(String name, FieldType type, List<String> values, Object value, String description) {
+
+    public OutputDeclaration {
+        values = values == null ? List.of() : List.copyOf(values);
+    }
+
+    public boolean isComputed() {
+        return value != null;
+    }
+}

@@ -1,0 +1,60 @@
+package dev.sopline.schemas.definition;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * One declared step.
+ *
+ * @param id unique within the process; the {@code step_id} in paths
+ * @param name optional human label
+ * @param type who resolves the step
+ * @param timeout optional duration text ({@code 30s}, {@code 15m}, {@code 4h}, {@code 7d}); for a webhook step the
+ *     callback lifetime, 7 days when absent
+ * @param run for automated steps, the reference to the work workers register for
+ * @param inputs step input mapping, values may hold {@code ${...}} references
+ * @param outputs declared outputs
+ * @param judgment settings of a judgment step, null for other types
+ * @param retry retry policy of an automated step; the defaults apply when absent
+ */
+public record StepDefinition(
+        String id,
+        String name,
+        StepType type,
+        String timeout,
+        String run,
+        Map<String, Object> inputs,
+        List<OutputDeclaration> outputs,
+        JudgmentSettings judgment,
+        RetryPolicy retry) {
+
+    public static final Duration DEFAULT_WEBHOOK_TIMEOUT = Duration.ofDays(7);
+
+    public StepDefinition {
+        inputs = inputs == null ? Map.of() : java.util.Collections.unmodifiableMap(new LinkedHashMap<>(inputs));
+        outputs = outputs == null ? List.of() : List.copyOf(outputs);
+    }
+
+    /** The step's timeout; webhook steps without one get the default callback lifetime. */
+    public Optional<Duration> timeoutDuration() {
+        if (timeout != null) {
+            return Durations.parse(timeout);
+        }
+        return type == StepType.WEBHOOK ? Optional.of(DEFAULT_WEBHOOK_TIMEOUT) : Optional.empty();
+    }
+
+    public RetryPolicy retryOrDefault() {
+        return retry == null ? RetryPolicy.DEFAULT : retry;
+    }
+
+    public Optional<OutputDeclaration> output(String outputName) {
+        return outputs.stream().filter(output -> output.name().equals(outputName)).findFirst();
+    }
+
+    public String label() {
+        return name == null ? id : name;
+    }
+}
