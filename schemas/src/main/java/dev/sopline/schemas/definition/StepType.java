@@ -1,5 +1,6 @@
 package dev.sopline.schemas.definition;
 
+import com.fasterxml.jackson.annotation.JsonValue;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
@@ -17,6 +18,7 @@ public enum StepType {
         this.wireName = wireName;
     }
 
+    @JsonValue
     public String wireName() {
         return wireName;
     }

@@ -1,0 +1,32 @@
+package dev.sopline.schemas.event;
+
+import dev.sopline.schemas.instance.JudgmentDecision;
+import dev.sopline.schemas.instance.StepError;
+import java.time.Instant;
+import java.util.Map;
+
+/**
+ * Published to {@code sop.step-results} by workers and the judgment agent: the outputs of one step attempt, or
+ * the error that failed it. Keyed by instance id. The engine ignores a result whose attempt is not the step's
+ * current one, so redelivered and duplicate results are harmless.
+ *
+ * @param workspace workspace of the instance
+ * @param instanceId ULID of the instance
+ * @param stepId step id
+ * @param attempt the attempt this result answers, as given by {@link StepReady#attempt()}
+ * @param outputs the step's outputs; null when {@code error} is set
+ * @param error why the attempt failed; null when {@code outputs} is set
+ * @param decision for judgment steps, the agent's confidence, rationale and model
+ * @param worker identifies the worker process, for diagnostics
+ * @param reportedAt when the worker finished
+ */
+public record StepResult(
+        String workspace,
+        String instanceId,
+        String stepId,
+        int attempt,
+        Map<String, Object> outputs,
+        StepError error,
+        JudgmentDecision decision,
+        String worker,
+        Instant reportedAt) {}
