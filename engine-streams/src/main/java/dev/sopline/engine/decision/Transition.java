@@ -1,0 +1,69 @@
+package dev.sopline.engine.decision;
+
+import dev.sopline.engine.state.Instance;
+import dev.sopline.engine.state.StepRun;
+import dev.sopline.engine.state.Timer;
+import dev.sopline.schemas.command.CommandReply;
+import dev.sopline.schemas.event.InstanceStateChanged;
+import dev.sopline.schemas.event.StepReady;
+import dev.sopline.schemas.event.StepStateChanged;
+import dev.sopline.schemas.instance.InstanceState;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/** Accumulates one decision: every change to the instance records the event that tells subscribers about it. */
+public final class Transition {
+
+    private Instance instance;
+    private final List<Object> events = new ArrayList<>();
+    private final List<Timer> timers = new ArrayList<>();
+
+    public Transition(Instance instance) {
+        this.instance = instance;
+    }
+
+    public Instance instance() {
+        return instance;
+    }
+
+    void created() {
+        events.add(new InstanceStateChanged(null, instance.state(), instance.view()));
+    }
+
+    void moveTo(InstanceState state) {
+        InstanceState from = instance.state();
+        if (from == state) {
+            return;
+        }
+        instance = instance.withState(state);
+        events.add(new InstanceStateChanged(from, state, instance.view()));
+    }
+
+    void replaceInstance(Instance ended) {
+        InstanceState from = instance.state();
+        instance = ended;
+        events.add(new InstanceStateChanged(from, ended.state(), ended.view()));
+    }
+
+    void updateStep(StepRun updated) {
+        StepRun before = instance.step(updated.id()).orElseThrow();
+        instance = instance.withStep(updated);
+        if (before.state() != updated.state() || before.escalated() != updated.escalated()) {
+            events.add(new StepStateChanged(instance.workspace(), instance.id(), instance.process(), instance.version(),
+                    before.state(), updated.state(), updated.view()));
+        }
+    }
+
+    void ready(StepReady ready) {
+        events.add(ready);
+    }
+
+    void timer(Timer timer) {
+        timers.add(timer);
+    }
+
+    public Decision decide(CommandReply reply) {
+        return new Decision(Optional.of(instance), List.copyOf(events), Optional.ofNullable(reply), List.copyOf(timers), List.of());
+    }
+}

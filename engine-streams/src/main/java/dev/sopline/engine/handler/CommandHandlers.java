@@ -1,0 +1,42 @@
+package dev.sopline.engine.handler;
+
+import dev.sopline.engine.decision.Decision;
+import dev.sopline.engine.decision.InstanceDecider;
+import dev.sopline.engine.state.Instance;
+import dev.sopline.schemas.command.CancelInstance;
+import dev.sopline.schemas.command.InstanceCommand;
+import dev.sopline.schemas.command.ReportStepResult;
+import dev.sopline.schemas.command.ResolveCallback;
+import dev.sopline.schemas.command.StartInstance;
+import dev.sopline.schemas.command.SubmitStep;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+
+/** The one table from instance command kind to its handler. */
+public final class CommandHandlers {
+
+    private final Map<Class<?>, CommandHandler<?>> handlers = new HashMap<>();
+
+    public CommandHandlers(DefinitionLookup definitions, InstanceDecider decider) {
+        register(StartInstance.class, new StartInstanceHandler(definitions, decider));
+        register(SubmitStep.class, new SubmitStepHandler(definitions, decider));
+        register(ReportStepResult.class, new ReportStepResultHandler(definitions, decider));
+        register(CancelInstance.class, new CancelInstanceHandler(decider));
+        register(ResolveCallback.class, new ResolveCallbackHandler(definitions, decider));
+    }
+
+    private <C extends InstanceCommand> void register(Class<C> kind, CommandHandler<C> handler) {
+        handlers.put(kind, handler);
+    }
+
+    @SuppressWarnings("unchecked")
+    public <C extends InstanceCommand> Decision decide(C command, Optional<Instance> instance, Instant now) {
+        CommandHandler<C> handler = (CommandHandler<C>) handlers.get(command.getClass());
+        if (handler == null) {
+            throw new IllegalArgumentException("No handler for " + command.getClass().getSimpleName());
+        }
+        return handler.decide(command, instance, now);
+    }
+}

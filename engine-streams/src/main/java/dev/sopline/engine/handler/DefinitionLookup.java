@@ -1,0 +1,20 @@
+package dev.sopline.engine.handler;
+
+import dev.sopline.engine.state.ProcessVersions;
+import dev.sopline.schemas.definition.ProcessDefinition;
+import java.util.Optional;
+
+/** Reads published process versions; in the topology, the global store every engine replica holds. */
+@FunctionalInterface
+public interface DefinitionLookup {
+
+    Optional<ProcessVersions> find(String workspace, String process);
+
+    default Optional<ProcessDefinition> latest(String workspace, String process) {
+        return find(workspace, process).flatMap(ProcessVersions::latest).map(ProcessVersions.PublishedVersion::definition);
+    }
+
+    default Optional<ProcessDefinition> version(String workspace, String process, String version) {
+        return find(workspace, process).flatMap(versions -> versions.version(version)).map(ProcessVersions.PublishedVersion::definition);
+    }
+}

@@ -1,0 +1,88 @@
+package dev.sopline.engine.handler;
+
+import dev.sopline.engine.decision.IdGenerator;
+import dev.sopline.engine.state.ProcessVersions;
+import dev.sopline.engine.state.ProcessVersions.PublishedVersion;
+import dev.sopline.engine.state.Timer;
+import dev.sopline.schemas.command.CommandReply;
+import dev.sopline.schemas.command.ErrorCodes;
+import dev.sopline.schemas.command.RegisterProcess;
+import dev.sopline.schemas.command.StartInstance;
+import dev.sopline.schemas.definition.CronSchedule;
+import dev.sopline.schemas.definition.ProcessDefinition;
+import dev.sopline.schemas.definition.Trigger;
+import dev.sopline.schemas.definition.TriggerType;
+import dev.sopline.schemas.validation.Violation;
+import dev.sopline.schemas.validation.ViolationCode;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Registrations and schedule fires, decided on the partition that owns {@code <workspace>/<process>}, so that two
+ * registrations of one version cannot both win and each schedule fire starts exactly one instance.
+ */
+public final class ProcessHandler {
+
+    private final IdGenerator ids;
+
+    public ProcessHandler(IdGenerator ids) {
+        this.ids = ids;
+    }
+
+    public ProcessDecision register(RegisterProcess command, Optional<ProcessVersions> stored, Instant now) {
+        ProcessDefinition definition = command.file().process();
+        ProcessVersions versions = stored.orElse(ProcessVersions.empty(command.workspace(), definition.name()));
+        Optional<PublishedVersion> existing = versions.version(definition.version());
+        if (existing.isPresent()) {
+            if (existing.get().source().equals(command.source())) {
+                return ProcessDecision.reply(CommandReply.ok(command.commandId(), 201, registeredBody(definition)));
+            }
+            Violation violation = Violation.of("process.version", ViolationCode.VERSION_EXISTS,
+                    "Expected a new version number for changed content, but version %s of '%s' is already published"
+                            .formatted(definition.version(), definition.name()));
+            return ProcessDecision.reply(CommandReply.invalid(command.commandId(), ErrorCodes.INVALID_DEFINITION,
+                    violation.message(), List.of(violation)));
+        }
+        ProcessVersions updated = versions.with(definition.version(), new PublishedVersion(definition, command.source(), now));
+        boolean becomesLatest = updated.latest().map(latest -> latest.definition().version().equals(definition.version())).orElse(false);
+        List<Timer> timers = becomesLatest ? nextFire(command.workspace(), definition, now).stream().toList() : List.of();
+        return new ProcessDecision(Optional.of(updated), Optional.of(CommandReply.ok(command.commandId(), 201, registeredBody(definition))),
+                timers, List.of());
+    }
+
+    /**
+     * A schedule timer fires: if its version is still the latest and still scheduled, one instance starts and the
+     * next fire is set from now, so fires missed while the engine was down start one instance, not one per miss.
+     */
+    public ProcessDecision fire(Timer timer, Optional<ProcessVersions> stored, Instant now) {
+        Optional<ProcessDefinition> latest = stored.flatMap(ProcessVersions::latest).map(PublishedVersion::definition);
+        if (latest.isEmpty() || !latest.get().version().equals(timer.stepId())
+                || latest.get().trigger().type() != TriggerType.SCHEDULE) {
+            return ProcessDecision.nothing();
+        }
+        ProcessDefinition definition = latest.get();
+        Map<String, Object> inputs = new LinkedHashMap<>(definition.trigger().inputs());
+        StartInstance start = new StartInstance(null, timer.workspace(), ids.newId(), definition.name(), inputs, null, StartInstance.SCHEDULE);
+        return new ProcessDecision(Optional.empty(), Optional.empty(), nextFire(timer.workspace(), definition, now).stream().toList(),
+                List.of(start));
+    }
+
+    private static Optional<Timer> nextFire(String workspace, ProcessDefinition definition, Instant now) {
+        Trigger trigger = definition.trigger();
+        if (trigger.type() != TriggerType.SCHEDULE) {
+            return Optional.empty();
+        }
+        return CronSchedule.parse(trigger.cron(), trigger.timezoneOrDefault()).nextAfter(now)
+                .map(due -> new Timer(due, Timer.Kind.SCHEDULE, workspace, definition.name(), definition.version(), 0));
+    }
+
+    private static Map<String, Object> registeredBody(ProcessDefinition definition) {
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("name", definition.name());
+        body.put("version", definition.version());
+        return body;
+    }
+}

@@ -1,0 +1,59 @@
+package dev.sopline.engine.handler;
+
+import dev.sopline.engine.decision.Decision;
+import dev.sopline.engine.decision.InstanceDecider;
+import dev.sopline.engine.decision.Transition;
+import dev.sopline.engine.state.Instance;
+import dev.sopline.engine.state.StepRun;
+import dev.sopline.engine.state.Timer;
+import dev.sopline.schemas.definition.ProcessDefinition;
+import dev.sopline.schemas.instance.StepError;
+import java.time.Instant;
+import java.util.Optional;
+
+/**
+ * Fires step timers. A timer set for an attempt that has moved on (completed, retried, cancelled) finds nothing
+ * to do, which is why timers are never cancelled.
+ */
+public final class TimerHandler {
+
+    private final DefinitionLookup definitions;
+    private final InstanceDecider decider;
+
+    public TimerHandler(DefinitionLookup definitions, InstanceDecider decider) {
+        this.definitions = definitions;
+        this.decider = decider;
+    }
+
+    public Decision fire(Timer timer, Optional<Instance> found, Instant now) {
+        Optional<StepRun> current = found.filter(instance -> !instance.isTerminal())
+                .flatMap(instance -> instance.step(timer.stepId()))
+                .filter(step -> step.isActive() && step.attempt() == timer.attempt());
+        if (current.isEmpty()) {
+            return Decision.ignore();
+        }
+        Instance instance = found.get();
+        StepRun step = current.get();
+        ProcessDefinition definition = definitions.version(instance.workspace(), instance.process(), instance.version()).orElseThrow();
+        Transition transition = new Transition(instance);
+        switch (timer.kind()) {
+            case RETRY -> {
+                if (step.retryAt() == null) {
+                    return Decision.ignore();
+                }
+                decider.retry(transition, definition, step, now);
+            }
+            case STEP_TIMEOUT -> {
+                if (step.deadline() == null || now.isBefore(step.deadline())) {
+                    return Decision.ignore();
+                }
+                decider.failStep(transition, step, StepError.of(InstanceDecider.STEP_TIMEOUT,
+                        "Expected step '%s' to be resolved by %s, but its timeout passed".formatted(step.id(), step.deadline())), now);
+            }
+            default -> {
+                return Decision.ignore();
+            }
+        }
+        return transition.decide(null);
+    }
+}

@@ -1,0 +1,92 @@
+package dev.sopline.engine.runtime;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Properties;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.errors.LogAndContinueExceptionHandler;
+
+/**
+ * How the engine runs, read from the environment. The commit interval is the handoff latency: a step-ready event
+ * reaches workers only when the transaction that emitted it commits (exactly-once, read-committed consumers), so
+ * its default is low; raise it to trade latency for throughput.
+ *
+ * @param bootstrapServers Kafka bootstrap servers
+ * @param applicationId Kafka Streams application id, shared by every engine replica
+ * @param stateDir where local stores live
+ * @param partitions partitions of the engine's topics when it creates them
+ * @param replication replication factor of the engine's topics when it creates them
+ * @param standbyReplicas warm copies of each store on other replicas
+ * @param commitInterval Kafka Streams commit interval
+ * @param streamThreads processing threads of this replica
+ * @param advertisedEndpoint {@code host:port} other replicas reach this one's queries at, or null alone
+ * @param timerInterval how often due timers are looked for
+ */
+public record EngineSettings(
+        String bootstrapServers,
+        String applicationId,
+        Path stateDir,
+        int partitions,
+        short replication,
+        int standbyReplicas,
+        Duration commitInterval,
+        int streamThreads,
+        String advertisedEndpoint,
+        Duration timerInterval) {
+
+    public static final Duration DEFAULT_COMMIT_INTERVAL = Duration.ofMillis(20);
+
+    public static EngineSettings fromEnvironment(Map<String, String> env) {
+        Path dataDir = Path.of(env.getOrDefault("SOP_DATA_DIR", "./data"));
+        return new EngineSettings(
+                env.getOrDefault("KAFKA_BOOTSTRAP_SERVERS", "localhost:9092"),
+                env.getOrDefault("SOP_ENGINE_APPLICATION_ID", "sop-engine"),
+                Path.of(env.getOrDefault("SOP_ENGINE_STATE_DIR", dataDir.resolve("engine").toString())),
+                Integer.parseInt(env.getOrDefault("SOP_ENGINE_PARTITIONS", "6")),
+                Short.parseShort(env.getOrDefault("SOP_KAFKA_REPLICATION_FACTOR", "1")),
+                Integer.parseInt(env.getOrDefault("SOP_ENGINE_STANDBY_REPLICAS", "0")),
+                Duration.ofMillis(Long.parseLong(env.getOrDefault("SOP_ENGINE_COMMIT_INTERVAL_MS", String.valueOf(DEFAULT_COMMIT_INTERVAL.toMillis())))),
+                Integer.parseInt(env.getOrDefault("SOP_ENGINE_THREADS", "1")),
+                env.get("SOP_ENGINE_ADVERTISED_ENDPOINT"),
+                Duration.ofMillis(Long.parseLong(env.getOrDefault("SOP_ENGINE_TIMER_INTERVAL_MS", "100"))));
+    }
+
+    public EngineSettings withStateDir(Path dir) {
+        return new EngineSettings(bootstrapServers, applicationId, dir, partitions, replication, standbyReplicas, commitInterval,
+                streamThreads, advertisedEndpoint, timerInterval);
+    }
+
+    public EngineSettings withBootstrapServers(String servers) {
+        return new EngineSettings(servers, applicationId, stateDir, partitions, replication, standbyReplicas, commitInterval,
+                streamThreads, advertisedEndpoint, timerInterval);
+    }
+
+    public EngineSettings withAdvertisedEndpoint(String endpoint) {
+        return new EngineSettings(bootstrapServers, applicationId, stateDir, partitions, replication, standbyReplicas, commitInterval,
+                streamThreads, endpoint, timerInterval);
+    }
+
+    public Properties streamsProperties() {
+        Properties props = new Properties();
+        props.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
+        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
+        props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, commitInterval.toMillis());
+        props.put(StreamsConfig.NUM_STANDBY_REPLICAS_CONFIG, standbyReplicas);
+        props.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, streamThreads);
+        props.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, (int) replication);
+        props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toAbsolutePath().toString());
+        props.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG, LogAndContinueExceptionHandler.class);
+        // The one processor reads its state once and writes once per command; the record cache would only delay changelog writes.
+        props.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, 0);
+        props.put(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), 0);
+        props.put(StreamsConfig.consumerPrefix(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG), "earliest");
+        if (advertisedEndpoint != null) {
+            props.put(StreamsConfig.APPLICATION_SERVER_CONFIG, advertisedEndpoint);
+        }
+        return props;
+    }
+}

@@ -1,0 +1,23 @@
+package dev.sopline.engine.state;
+
+import dev.sopline.schemas.command.InstanceKeys;
+import java.util.Optional;
+import org.apache.kafka.streams.state.KeyValueStore;
+
+/** The instances store: the only code that knows its key format, {@code <workspace>/<instance id>}. */
+public final class InstanceStore {
+
+    private final KeyValueStore<String, Instance> store;
+
+    public InstanceStore(KeyValueStore<String, Instance> store) {
+        this.store = store;
+    }
+
+    public Optional<Instance> find(String workspace, String instanceId) {
+        return Optional.ofNullable(store.get(InstanceKeys.key(workspace, instanceId)));
+    }
+
+    public void put(Instance instance) {
+        store.put(InstanceKeys.key(instance.workspace(), instance.id()), instance);
+    }
+}

@@ -1,0 +1,95 @@
+package dev.sopline.engine.state;
+
+import dev.sopline.schemas.definition.StepType;
+import dev.sopline.schemas.instance.Assignee;
+import dev.sopline.schemas.instance.JudgmentDecision;
+import dev.sopline.schemas.instance.StepError;
+import dev.sopline.schemas.instance.StepState;
+import dev.sopline.schemas.instance.StepView;
+import java.time.Instant;
+import java.util.Map;
+
+/**
+ * The engine's record of one step of an instance. Beyond what {@link StepView} shows, it keeps the resolved inputs,
+ * the deadline of the current attempt, when a failed attempt is retried, and an escalated agent's proposal.
+ *
+ * @param readyAt when the current attempt became ready; orders the pending feed
+ * @param retryAt set while a failed attempt waits for its backoff; the step is not offered to workers meanwhile
+ * @param proposal the outputs an agent proposed before escalating
+ */
+public record StepRun(
+        String id,
+        String name,
+        StepType type,
+        StepState state,
+        int attempt,
+        Assignee assignee,
+        boolean escalated,
+        JudgmentDecision decision,
+        String callbackId,
+        Map<String, Object> inputs,
+        Map<String, Object> outputs,
+        Map<String, Object> proposal,
+        StepError error,
+        Instant startedAt,
+        Instant readyAt,
+        Instant deadline,
+        Instant retryAt,
+        Instant completedAt) {
+
+    public static StepRun pending(String id, String name, StepType type) {
+        return new StepRun(id, name, type, StepState.PENDING, 0, null, false, null, null, null, null, null, null,
+                null, null, null, null, null);
+    }
+
+    public boolean isActive() {
+        return state == StepState.ACTIVE;
+    }
+
+    /** Active and offered to its resolver: not waiting for the backoff of a failed attempt. */
+    public boolean isReady() {
+        return state == StepState.ACTIVE && retryAt == null;
+    }
+
+    public StepRun activate(Assignee newAssignee, int newAttempt, Map<String, Object> resolvedInputs, String newCallbackId,
+                            Instant now, Instant newDeadline) {
+        return new StepRun(id, name, type, StepState.ACTIVE, newAttempt, newAssignee, false, null, newCallbackId,
+                resolvedInputs, null, null, null, startedAt == null ? now : startedAt, now, newDeadline, null, null);
+    }
+
+    public StepRun retryAfterBackoff(Instant now, Instant newDeadline) {
+        return new StepRun(id, name, type, state, attempt + 1, assignee, escalated, decision, callbackId, inputs, outputs,
+                proposal, null, startedAt, now, newDeadline, null, completedAt);
+    }
+
+    public StepRun attemptFailed(StepError attemptError, Instant retryWhen) {
+        return new StepRun(id, name, type, state, attempt, assignee, escalated, decision, callbackId, inputs, outputs,
+                proposal, attemptError, startedAt, readyAt, null, retryWhen, completedAt);
+    }
+
+    public StepRun escalate(JudgmentDecision agentDecision, Map<String, Object> agentProposal) {
+        return new StepRun(id, name, type, state, attempt, Assignee.HUMAN, true, agentDecision, callbackId, inputs, outputs,
+                agentProposal, error, startedAt, readyAt, deadline, retryAt, completedAt);
+    }
+
+    public StepRun complete(Map<String, Object> newOutputs, JudgmentDecision newDecision, Instant now) {
+        return new StepRun(id, name, type, StepState.COMPLETED, attempt, assignee, escalated,
+                newDecision != null ? newDecision : decision, callbackId, inputs, newOutputs, proposal, null, startedAt,
+                readyAt, null, null, now);
+    }
+
+    public StepRun fail(StepError failure, Instant now) {
+        return new StepRun(id, name, type, StepState.FAILED, attempt, assignee, escalated, decision, callbackId, inputs,
+                outputs, proposal, failure, startedAt, readyAt, null, null, now);
+    }
+
+    public StepRun cancel(Instant now) {
+        return new StepRun(id, name, type, StepState.CANCELLED, attempt, assignee, escalated, decision, callbackId, inputs,
+                outputs, proposal, error, startedAt, readyAt, null, null, now);
+    }
+
+    public StepView view() {
+        return new StepView(id, name, type, state, attempt, isActive() ? assignee : null, escalated ? Boolean.TRUE : null,
+                decision, isActive() ? callbackId : null, outputs, error, startedAt, completedAt);
+    }
+}

@@ -1,0 +1,36 @@
+package dev.sopline.engine.state;
+
+import java.time.Instant;
+
+/**
+ * A durable timer: kept in the timers store, fired by wall-clock punctuation on the partition that owns its
+ * instance (or process), so it survives restarts and rebalances and fires once. A timer that fires for an attempt
+ * that has moved on is ignored, so timers are never cancelled.
+ *
+ * @param dueAt when it fires
+ * @param kind what it does
+ * @param workspace workspace
+ * @param target instance id, or process name for schedule timers
+ * @param stepId step id, for step timers
+ * @param attempt the attempt the timer was set for
+ */
+public record Timer(Instant dueAt, Kind kind, String workspace, String target, String stepId, int attempt) {
+
+    public enum Kind {
+        /** The backoff of a failed automated attempt has passed: offer the next attempt. */
+        RETRY,
+        /** The step's timeout has passed: fail the step and the instance. */
+        STEP_TIMEOUT,
+        /** A schedule trigger's cron fires: start an instance. */
+        SCHEDULE
+    }
+
+    /** Store key: due time first, so a range scan up to "now" finds exactly the due timers in order. */
+    public String storeKey() {
+        return "%015d|%s|%s|%s|%s|%d".formatted(dueAt.toEpochMilli(), kind, workspace, target, stepId, attempt);
+    }
+
+    public static String upperBoundKey(Instant now) {
+        return "%015d|~".formatted(now.toEpochMilli());
+    }
+}

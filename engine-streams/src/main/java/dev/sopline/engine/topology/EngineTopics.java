@@ -1,0 +1,75 @@
+package dev.sopline.engine.topology;
+
+import dev.sopline.schemas.definition.StepType;
+import dev.sopline.schemas.topic.Topics;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.common.config.TopicConfig;
+import org.apache.kafka.common.errors.TopicExistsException;
+
+/**
+ * The engine's own topics, and their creation at start when missing. The command and step-result topics must have
+ * the same partition count (Kafka Streams joins them on one processor), so every partitioned topic gets the same.
+ */
+public final class EngineTopics {
+
+    /** Commands from gateways and from the engine itself; keyed by instance id, or workspace/process. */
+    public static final String COMMANDS = "sop.commands";
+    /** Replies to commands; keyed by command id, read by every gateway. */
+    public static final String REPLIES = "sop.replies";
+    /** Published process versions; compacted, keyed by workspace/process, read whole by every engine replica. */
+    public static final String DEFINITIONS = "sop.definitions";
+    /** Owner of each one-shot callback id; compacted, read whole by every engine replica. */
+    public static final String CALLBACKS = "sop.callbacks";
+
+    private EngineTopics() {}
+
+    public static List<NewTopic> all(int partitions, short replication) {
+        List<NewTopic> topics = new ArrayList<>();
+        topics.add(new NewTopic(COMMANDS, partitions, replication));
+        topics.add(new NewTopic(Topics.STEP_RESULTS, partitions, replication));
+        topics.add(new NewTopic(Topics.EVENTS, partitions, replication));
+        for (StepType type : StepType.values()) {
+            topics.add(new NewTopic(Topics.stepReady(type), partitions, replication));
+        }
+        topics.add(new NewTopic(REPLIES, partitions, replication).configs(Map.of(TopicConfig.RETENTION_MS_CONFIG, "3600000")));
+        Map<String, String> compacted = Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT);
+        topics.add(new NewTopic(DEFINITIONS, 1, replication).configs(compacted));
+        topics.add(new NewTopic(CALLBACKS, partitions, replication).configs(compacted));
+        return topics;
+    }
+
+    /** Creates the topics that do not exist yet; existing ones are left as they are. */
+    public static void ensure(Admin admin, int partitions, short replication) {
+        try {
+            Set<String> existing = admin.listTopics().names().get(30, TimeUnit.SECONDS);
+            List<NewTopic> missing = all(partitions, replication).stream().filter(topic -> !existing.contains(topic.name())).toList();
+            if (missing.isEmpty()) {
+                return;
+            }
+            admin.createTopics(missing).values().values().forEach(future -> {
+                try {
+                    future.get(30, TimeUnit.SECONDS);
+                } catch (ExecutionException e) {
+                    if (!(e.getCause() instanceof TopicExistsException)) {
+                        throw new IllegalStateException("Expected to create the engine's topics, but " + e.getCause().getMessage(), e);
+                    }
+                } catch (InterruptedException | TimeoutException e) {
+                    throw new IllegalStateException("Expected to create the engine's topics within 30 s", e);
+                }
+            });
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("Interrupted while creating the engine's topics", e);
+        } catch (ExecutionException | TimeoutException e) {
+            throw new IllegalStateException("Expected to list the broker's topics, but " + e.getMessage(), e);
+        }
+    }
+}

@@ -1,0 +1,109 @@
+package dev.sopline.engine.topology;
+
+import dev.sopline.engine.processor.CommandProcessor;
+import dev.sopline.engine.processor.GlobalStoreUpdater;
+import dev.sopline.engine.state.Instance;
+import dev.sopline.engine.state.ProcessVersions;
+import dev.sopline.engine.state.Timer;
+import dev.sopline.schemas.command.Command;
+import dev.sopline.schemas.command.CommandReply;
+import dev.sopline.schemas.command.ReportStepResult;
+import dev.sopline.schemas.definition.StepType;
+import dev.sopline.schemas.event.StepReady;
+import dev.sopline.schemas.event.StepResult;
+import dev.sopline.schemas.instance.CallbackOwner;
+import dev.sopline.schemas.instance.PendingStep;
+import dev.sopline.schemas.topic.Topics;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.processor.api.ContextualProcessor;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.state.Stores;
+
+/**
+ * The engine's topology. Commands and worker results, both keyed by instance id, meet on one processor that owns
+ * the instances of its partitions; everything it decides leaves through the sinks below. Published process versions
+ * and callback owners are global stores, so any task can read any of them.
+ *
+ * <p>Store and node names are part of the state on disk and in changelog topics: renaming a store loses its data,
+ * which is why {@code EngineTopologyNamesTest} pins them.
+ */
+public final class EngineTopology {
+
+    public static final String INSTANCES_STORE = "instances";
+    public static final String PROCESSES_STORE = "processes";
+    public static final String TIMERS_STORE = "timers";
+    public static final String PENDING_STORE = "pending-steps";
+    public static final String DEFINITIONS_STORE = "definitions";
+    public static final String CALLBACKS_STORE = "callbacks";
+
+    static final String COMMANDS_SOURCE = "commands-source";
+    static final String RESULTS_SOURCE = "step-results-source";
+    static final String RESULTS_AS_COMMANDS = "step-results-as-commands";
+    static final String COMMAND_PROCESSOR = "command-processor";
+    public static final String EVENTS_SINK = "events-sink";
+    public static final String REPLIES_SINK = "replies-sink";
+    public static final String DEFINITIONS_SINK = "definitions-sink";
+    public static final String CALLBACKS_SINK = "callbacks-sink";
+    public static final String COMMANDS_SINK = "commands-sink";
+
+    private EngineTopology() {}
+
+    public static String stepReadySink(StepType type) {
+        return "steps-" + type.wireName() + "-sink";
+    }
+
+    public static Topology build(EngineConfig config) {
+        Topology topology = new Topology();
+        StringDeserializer keys = new StringDeserializer();
+        StringSerializer keyWriter = new StringSerializer();
+
+        topology.addGlobalStore(
+                Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(DEFINITIONS_STORE), Serdes.String(),
+                        new JsonSerde<>(ProcessVersions.class)).withLoggingDisabled(),
+                "definitions-source", keys, new JsonSerde<>(ProcessVersions.class).deserializer(), EngineTopics.DEFINITIONS,
+                "definitions-updater", () -> new GlobalStoreUpdater<>(DEFINITIONS_STORE));
+        topology.addGlobalStore(
+                Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(CALLBACKS_STORE), Serdes.String(),
+                        new JsonSerde<>(CallbackOwner.class)).withLoggingDisabled(),
+                "callbacks-source", keys, new JsonSerde<>(CallbackOwner.class).deserializer(), EngineTopics.CALLBACKS,
+                "callbacks-updater", () -> new GlobalStoreUpdater<>(CALLBACKS_STORE));
+
+        topology.addSource(COMMANDS_SOURCE, keys, new JsonSerde<>(Command.class).deserializer(), EngineTopics.COMMANDS);
+        topology.addSource(RESULTS_SOURCE, keys, new JsonSerde<>(StepResult.class).deserializer(), Topics.STEP_RESULTS);
+        topology.addProcessor(RESULTS_AS_COMMANDS, () -> new ContextualProcessor<String, StepResult, String, Command>() {
+            @Override
+            public void process(Record<String, StepResult> record) {
+                if (record.value() != null) {
+                    context().forward(record.withValue(new ReportStepResult(record.value())));
+                }
+            }
+        }, RESULTS_SOURCE);
+
+        topology.addProcessor(COMMAND_PROCESSOR, () -> new CommandProcessor(config.timerInterval(), config.ids()),
+                COMMANDS_SOURCE, RESULTS_AS_COMMANDS);
+        topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(INSTANCES_STORE), Serdes.String(),
+                new JsonSerde<>(Instance.class)), COMMAND_PROCESSOR);
+        topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(PROCESSES_STORE), Serdes.String(),
+                new JsonSerde<>(ProcessVersions.class)), COMMAND_PROCESSOR);
+        topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(TIMERS_STORE), Serdes.String(),
+                new JsonSerde<>(Timer.class)), COMMAND_PROCESSOR);
+        topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(PENDING_STORE), Serdes.String(),
+                new JsonSerde<>(PendingStep.class)), COMMAND_PROCESSOR);
+
+        topology.addSink(EVENTS_SINK, Topics.EVENTS, keyWriter, Serdes.ByteArray().serializer(), COMMAND_PROCESSOR);
+        for (StepType type : StepType.values()) {
+            topology.addSink(stepReadySink(type), Topics.stepReady(type), keyWriter, new JsonSerde<>(StepReady.class).serializer(),
+                    COMMAND_PROCESSOR);
+        }
+        topology.addSink(REPLIES_SINK, EngineTopics.REPLIES, keyWriter, new JsonSerde<>(CommandReply.class).serializer(), COMMAND_PROCESSOR);
+        topology.addSink(DEFINITIONS_SINK, EngineTopics.DEFINITIONS, keyWriter, new JsonSerde<>(ProcessVersions.class).serializer(),
+                COMMAND_PROCESSOR);
+        topology.addSink(CALLBACKS_SINK, EngineTopics.CALLBACKS, keyWriter, new JsonSerde<>(CallbackOwner.class).serializer(),
+                COMMAND_PROCESSOR);
+        topology.addSink(COMMANDS_SINK, EngineTopics.COMMANDS, keyWriter, new JsonSerde<>(Command.class).serializer(), COMMAND_PROCESSOR);
+        return topology;
+    }
+}

@@ -1,0 +1,169 @@
+package dev.sopline.engine.it;
+
+import dev.sopline.engine.topology.EngineTopics;
+import dev.sopline.engine.topology.JsonSerde;
+import dev.sopline.schemas.command.Command;
+import dev.sopline.schemas.command.CommandReply;
+import dev.sopline.schemas.command.RegisterProcess;
+import dev.sopline.schemas.command.StartInstance;
+import dev.sopline.schemas.definition.ProcessFiles;
+import dev.sopline.schemas.event.StateChangeEvents;
+import dev.sopline.schemas.event.StepReady;
+import dev.sopline.schemas.event.StepResult;
+import dev.sopline.schemas.topic.Topics;
+import io.cloudevents.CloudEvent;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+
+/**
+ * What the gateway and a worker do, reduced to the Kafka side: publish commands and wait for their replies, record
+ * every event, and resolve automated steps as a worker group member would.
+ */
+final class EngineClient implements AutoCloseable {
+
+    private final String bootstrap;
+    private final KafkaProducer<String, byte[]> producer;
+    private final Map<String, CompletableFuture<CommandReply>> waiting = new ConcurrentHashMap<>();
+    private final List<CloudEvent> events = new CopyOnWriteArrayList<>();
+    private final AtomicBoolean running = new AtomicBoolean(true);
+    private final List<Thread> threads = new CopyOnWriteArrayList<>();
+
+    EngineClient(String bootstrap) {
+        this.bootstrap = bootstrap;
+        Properties props = new Properties();
+        props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+        props.put(ProducerConfig.LINGER_MS_CONFIG, 0);
+        producer = new KafkaProducer<>(props, new StringSerializer(), new ByteArraySerializer());
+        follow(EngineTopics.REPLIES, record -> {
+            CommandReply reply = new JsonSerde<>(CommandReply.class).deserializer().deserialize(record.topic(), record.value());
+            CompletableFuture<CommandReply> future = waiting.remove(reply.commandId());
+            if (future != null) {
+                future.complete(reply);
+            }
+        });
+        follow(Topics.EVENTS, record -> events.add(StateChangeEvents.read(record.value())));
+    }
+
+    /** Reads a topic from its end on, outside any group, as every gateway replica reads replies. */
+    private void follow(String topic, java.util.function.Consumer<ConsumerRecord<String, byte[]>> handler) {
+        CompletableFuture<Void> assigned = new CompletableFuture<>();
+        Thread thread = new Thread(() -> {
+            try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(consumerProps(null), new StringDeserializer(), new ByteArrayDeserializer())) {
+                var partitions = consumer.partitionsFor(topic).stream()
+                        .map(info -> new org.apache.kafka.common.TopicPartition(topic, info.partition())).toList();
+                consumer.assign(partitions);
+                consumer.seekToEnd(partitions);
+                partitions.forEach(consumer::position);
+                assigned.complete(null);
+                while (running.get()) {
+                    consumer.poll(Duration.ofMillis(50)).forEach(handler);
+                }
+            }
+        }, "follow-" + topic);
+        thread.setDaemon(true);
+        thread.start();
+        threads.add(thread);
+        assigned.join();
+    }
+
+    /** A worker group member that answers every automated step with {@code outputs}. */
+    void startWorker(String group, Map<String, Object> outputs) {
+        Thread thread = new Thread(() -> {
+            try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(consumerProps(group), new StringDeserializer(), new ByteArrayDeserializer())) {
+                consumer.subscribe(List.of(Topics.stepReady(dev.sopline.schemas.definition.StepType.AUTOMATED)));
+                var reader = new JsonSerde<>(StepReady.class).deserializer();
+                var writer = new JsonSerde<>(StepResult.class).serializer();
+                while (running.get()) {
+                    for (ConsumerRecord<String, byte[]> record : consumer.poll(Duration.ofMillis(50))) {
+                        StepReady ready = reader.deserialize(record.topic(), record.value());
+                        StepResult result = new StepResult(ready.workspace(), ready.instanceId(), ready.stepId(), ready.attempt(),
+                                outputs, null, null, group, java.time.Instant.now());
+                        producer.send(new ProducerRecord<>(Topics.STEP_RESULTS, ready.instanceId(), writer.serialize(Topics.STEP_RESULTS, result)));
+                    }
+                    consumer.commitSync();
+                }
+            }
+        }, "worker-" + group);
+        thread.setDaemon(true);
+        thread.start();
+        threads.add(thread);
+    }
+
+    private Properties consumerProps(String group) {
+        Properties props = new Properties();
+        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        if (group != null) {
+            props.put(ConsumerConfig.GROUP_ID_CONFIG, group);
+            props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        }
+        return props;
+    }
+
+    CompletableFuture<CommandReply> send(Command command) {
+        CompletableFuture<CommandReply> future = new CompletableFuture<>();
+        waiting.put(command.commandId(), future);
+        producer.send(new ProducerRecord<>(EngineTopics.COMMANDS, command.key(),
+                new JsonSerde<>(Command.class).serializer().serialize(EngineTopics.COMMANDS, command)));
+        return future;
+    }
+
+    CommandReply sendAndWait(Command command) {
+        try {
+            return send(command).get(60, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            throw new AssertionError("no reply to " + command, e);
+        }
+    }
+
+    CommandReply register(String workspace, String yaml) {
+        var loaded = (ProcessFiles.Loaded) ProcessFiles.load(yaml.getBytes(StandardCharsets.UTF_8));
+        return sendAndWait(new RegisterProcess(commandId(), workspace, loaded.file(), yaml));
+    }
+
+    CompletableFuture<CommandReply> start(String workspace, String instanceId, String process, Map<String, Object> inputs) {
+        return send(new StartInstance(commandId(), workspace, instanceId, process, inputs, null, StartInstance.API));
+    }
+
+    List<CloudEvent> events() {
+        return List.copyOf(events);
+    }
+
+    static String commandId() {
+        return UUID.randomUUID().toString();
+    }
+
+    @Override
+    public void close() {
+        running.set(false);
+        for (Thread thread : threads) {
+            try {
+                thread.join(5_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        producer.close(Duration.ofSeconds(5));
+    }
+}

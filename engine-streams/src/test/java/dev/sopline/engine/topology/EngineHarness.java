@@ -1,0 +1,192 @@
+package dev.sopline.engine.topology;
+
+import dev.sopline.engine.state.Instance;
+import dev.sopline.schemas.command.CancelInstance;
+import dev.sopline.schemas.command.Command;
+import dev.sopline.schemas.command.CommandReply;
+import dev.sopline.schemas.command.InstanceKeys;
+import dev.sopline.schemas.command.RegisterProcess;
+import dev.sopline.schemas.command.ResolveCallback;
+import dev.sopline.schemas.command.StartInstance;
+import dev.sopline.schemas.command.SubmitStep;
+import dev.sopline.schemas.definition.ProcessFiles;
+import dev.sopline.schemas.definition.StepType;
+import dev.sopline.schemas.event.StateChangeEvents;
+import dev.sopline.schemas.event.StepReady;
+import dev.sopline.schemas.event.StepResult;
+import dev.sopline.schemas.instance.JudgmentDecision;
+import dev.sopline.schemas.instance.StepError;
+import dev.sopline.schemas.instance.PendingStep;
+import dev.sopline.schemas.topic.Topics;
+import io.cloudevents.CloudEvent;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.TestInputTopic;
+import org.apache.kafka.streams.TestOutputTopic;
+import org.apache.kafka.streams.TopologyTestDriver;
+import org.apache.kafka.streams.state.KeyValueStore;
+
+/** Drives the production topology in {@link TopologyTestDriver} with a clock the test moves. */
+final class EngineHarness implements AutoCloseable {
+
+    static final String WORKSPACE = "default";
+    static final Instant START = Instant.parse("2026-03-02T08:00:00Z");
+
+    private final TopologyTestDriver driver;
+    private final AtomicInteger commandIds = new AtomicInteger();
+    private final AtomicInteger generatedIds = new AtomicInteger();
+    private final TestInputTopic<String, Command> commands;
+    private final TestInputTopic<String, StepResult> results;
+    private final TestOutputTopic<String, CommandReply> replies;
+    private final TestOutputTopic<String, byte[]> events;
+    private final TestOutputTopic<String, Command> followUps;
+    private final Map<StepType, TestOutputTopic<String, StepReady>> ready = new EnumMap<>(StepType.class);
+    private final List<CloudEvent> seenEvents = new ArrayList<>();
+    private Instant now = START;
+
+    EngineHarness() {
+        Properties props = new Properties();
+        props.put(StreamsConfig.APPLICATION_ID_CONFIG, "engine-test");
+        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
+        driver = new TopologyTestDriver(EngineTopology.build(new EngineConfig(Duration.ofMillis(100),
+                () -> "01JID%021d".formatted(generatedIds.incrementAndGet()))), props, START);
+        StringSerializer keys = new StringSerializer();
+        commands = driver.createInputTopic(EngineTopics.COMMANDS, keys, new JsonSerde<>(Command.class).serializer());
+        results = driver.createInputTopic(Topics.STEP_RESULTS, keys, new JsonSerde<>(StepResult.class).serializer());
+        StringDeserializer keyReader = new StringDeserializer();
+        replies = driver.createOutputTopic(EngineTopics.REPLIES, keyReader, new JsonSerde<>(CommandReply.class).deserializer());
+        events = driver.createOutputTopic(Topics.EVENTS, keyReader, new ByteArrayDeserializer());
+        followUps = driver.createOutputTopic(EngineTopics.COMMANDS, keyReader, new JsonSerde<>(Command.class).deserializer());
+        for (StepType type : StepType.values()) {
+            ready.put(type, driver.createOutputTopic(Topics.stepReady(type), keyReader, new JsonSerde<>(StepReady.class).deserializer()));
+        }
+    }
+
+    static byte[] resource(String name) {
+        try (InputStream in = EngineHarness.class.getResourceAsStream("/processes/" + name)) {
+            return in.readAllBytes();
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    CommandReply register(String resource) {
+        return register(resource, resource(resource));
+    }
+
+    CommandReply register(String name, byte[] yaml) {
+        ProcessFiles.LoadResult result = ProcessFiles.load(yaml);
+        if (!(result instanceof ProcessFiles.Loaded loaded)) {
+            throw new IllegalArgumentException(name + " is invalid: " + result);
+        }
+        RegisterProcess command = new RegisterProcess(nextCommandId(), WORKSPACE, loaded.file(), new String(yaml, StandardCharsets.UTF_8));
+        return send(command);
+    }
+
+    CommandReply start(String instanceId, String process, Map<String, Object> inputs) {
+        return send(new StartInstance(nextCommandId(), WORKSPACE, instanceId, process, inputs, null, StartInstance.API));
+    }
+
+    CommandReply submit(String instanceId, String process, String stepId, Map<String, Object> outputs) {
+        return send(new SubmitStep(nextCommandId(), WORKSPACE, instanceId, process, stepId, outputs, null));
+    }
+
+    CommandReply submitError(String instanceId, String process, String stepId, String code) {
+        return send(new SubmitStep(nextCommandId(), WORKSPACE, instanceId, process, stepId, null, StepError.of(code, "it broke")));
+    }
+
+    CommandReply cancel(String instanceId, String process) {
+        return send(new CancelInstance(nextCommandId(), WORKSPACE, instanceId, process));
+    }
+
+    CommandReply callback(String instanceId, String callbackId, Object payload) {
+        return send(new ResolveCallback(nextCommandId(), WORKSPACE, instanceId, callbackId, payload));
+    }
+
+    void workerResult(String instanceId, String stepId, int attempt, Map<String, Object> outputs) {
+        results.pipeInput(instanceId, new StepResult(WORKSPACE, instanceId, stepId, attempt, outputs, null, null, "worker-1", now), now);
+    }
+
+    void workerError(String instanceId, String stepId, int attempt, String code) {
+        results.pipeInput(instanceId, new StepResult(WORKSPACE, instanceId, stepId, attempt, null, StepError.of(code, "failed"), null, "worker-1", now), now);
+    }
+
+    void agentResult(String instanceId, String stepId, int attempt, Map<String, Object> outputs, double confidence) {
+        results.pipeInput(instanceId, new StepResult(WORKSPACE, instanceId, stepId, attempt, outputs, null,
+                new JudgmentDecision(JudgmentDecision.AGENT, confidence, "because", "test-model"), "agent", now), now);
+    }
+
+    CommandReply send(Command command) {
+        commands.pipeInput(command.key(), command, now);
+        List<CommandReply> answers = replies.readValuesToList();
+        return answers.stream().filter(reply -> reply.commandId().equals(command.commandId())).findFirst()
+                .orElseThrow(() -> new AssertionError("no reply to " + command));
+    }
+
+    /** Moves the clock, firing due timers as the engine's punctuation would. */
+    void advance(Duration duration) {
+        now = now.plus(duration);
+        driver.advanceWallClockTime(duration);
+    }
+
+    Instance instance(String instanceId) {
+        KeyValueStore<String, Instance> store = driver.getKeyValueStore(EngineTopology.INSTANCES_STORE);
+        return store.get(InstanceKeys.key(WORKSPACE, instanceId));
+    }
+
+    List<PendingStep> pending() {
+        KeyValueStore<String, PendingStep> store = driver.getKeyValueStore(EngineTopology.PENDING_STORE);
+        List<PendingStep> found = new ArrayList<>();
+        try (var iterator = store.all()) {
+            iterator.forEachRemaining(entry -> found.add(entry.value));
+        }
+        return found;
+    }
+
+    List<StepReady> readySteps(StepType type) {
+        return ready.get(type).readValuesToList();
+    }
+
+    /** Every CloudEvent on {@code sop.events} so far, in order. */
+    List<CloudEvent> events() {
+        for (KeyValue<String, byte[]> record : events.readKeyValuesToList()) {
+            seenEvents.add(StateChangeEvents.read(record.value));
+        }
+        return List.copyOf(seenEvents);
+    }
+
+    List<Command> followUps() {
+        return followUps.readValuesToList();
+    }
+
+    Instant now() {
+        return now;
+    }
+
+    KeyValueStore<String, Object> store(String name) {
+        return driver.getKeyValueStore(name);
+    }
+
+    private String nextCommandId() {
+        return "cmd-" + commandIds.incrementAndGet();
+    }
+
+    @Override
+    public void close() {
+        driver.close();
+    }
+}

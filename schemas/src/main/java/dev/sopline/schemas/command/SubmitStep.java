@@ -1,0 +1,25 @@
+package dev.sopline.schemas.command;
+
+import dev.sopline.schemas.instance.StepError;
+import java.util.Map;
+
+/**
+ * Resolve the active step of an instance through the API: a person's or an HTTP worker's outputs, or an HTTP
+ * worker's error report.
+ *
+ * @param commandId correlates the reply
+ * @param workspace workspace of the instance
+ * @param instanceId instance ULID
+ * @param process process name from the path; must match the instance's
+ * @param stepId step id from the path
+ * @param outputs submitted outputs; null when {@code error} is set
+ * @param error a failed attempt reported by an HTTP worker; null when {@code outputs} is set
+ */
+public record SubmitStep(
+        String commandId,
+        String workspace,
+        String instanceId,
+        String process,
+        String stepId,
+        Map<String, Object> outputs,
+        StepError error) implements InstanceCommand {}

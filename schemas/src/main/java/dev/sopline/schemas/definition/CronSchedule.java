@@ -1,0 +1,104 @@
+package dev.sopline.schemas.definition;
+
+import com.cronutils.model.Cron;
+import com.cronutils.model.CronType;
+import com.cronutils.model.definition.CronDefinitionBuilder;
+import com.cronutils.model.time.ExecutionTime;
+import com.cronutils.parser.CronParser;
+import java.time.DateTimeException;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * A schedule trigger's cron: standard 5-field Unix cron read by cron-utils, plus the usual macros, evaluated in an
+ * IANA time zone (daylight-saving changes are the library's to get right).
+ */
+public final class CronSchedule {
+
+    private static final CronParser PARSER = new CronParser(CronDefinitionBuilder.instanceDefinitionFor(CronType.UNIX));
+    private static final Map<String, String> MACROS = Map.of(
+            "@yearly", "0 0 1 1 *",
+            "@annually", "0 0 1 1 *",
+            "@monthly", "0 0 1 * *",
+            "@weekly", "0 0 * * 0",
+            "@daily", "0 0 * * *",
+            "@midnight", "0 0 * * *",
+            "@hourly", "0 * * * *");
+
+    private final String expression;
+    private final ZoneId zone;
+    private final ExecutionTime executionTime;
+
+    private CronSchedule(String expression, ZoneId zone, ExecutionTime executionTime) {
+        this.expression = expression;
+        this.zone = zone;
+        this.executionTime = executionTime;
+    }
+
+    /**
+     * @param cron 5-field expression or macro
+     * @param timezone IANA zone id; UTC when null
+     * @throws IllegalArgumentException when either cannot be read
+     */
+    public static CronSchedule parse(String cron, String timezone) {
+        cronProblem(cron).ifPresent(problem -> {
+            throw new IllegalArgumentException(problem);
+        });
+        timezoneProblem(timezone).ifPresent(problem -> {
+            throw new IllegalArgumentException(problem);
+        });
+        Cron parsed = PARSER.parse(expand(cron));
+        return new CronSchedule(cron, timezone == null ? ZoneId.of("UTC") : ZoneId.of(timezone), ExecutionTime.forCron(parsed));
+    }
+
+    /** Why the expression cannot be read, or empty when it can. */
+    public static Optional<String> cronProblem(String cron) {
+        if (cron == null || cron.isBlank()) {
+            return Optional.of("Expected a cron expression, but it is empty");
+        }
+        String expanded = expand(cron);
+        if (expanded.trim().split("\\s+").length != 5) {
+            return Optional.of("Expected 5 cron fields (minute hour day-of-month month day-of-week) or a macro such as @daily, but got '%s'"
+                    .formatted(cron));
+        }
+        try {
+            PARSER.parse(expanded).validate();
+            return Optional.empty();
+        } catch (IllegalArgumentException e) {
+            return Optional.of("Expected a valid cron expression, but '%s': %s".formatted(cron, e.getMessage()));
+        }
+    }
+
+    /** Why the zone cannot be used, or empty when it can (null means UTC). */
+    public static Optional<String> timezoneProblem(String timezone) {
+        if (timezone == null) {
+            return Optional.empty();
+        }
+        try {
+            ZoneId.of(timezone);
+            return Optional.empty();
+        } catch (DateTimeException e) {
+            return Optional.of("Expected an IANA time zone such as Europe/Paris, but got '%s'".formatted(timezone));
+        }
+    }
+
+    /** The first fire strictly after {@code instant}. */
+    public Optional<Instant> nextAfter(Instant instant) {
+        return executionTime.nextExecution(instant.atZone(zone)).map(next -> next.toInstant());
+    }
+
+    public String expression() {
+        return expression;
+    }
+
+    public ZoneId zone() {
+        return zone;
+    }
+
+    private static String expand(String cron) {
+        String trimmed = cron.trim();
+        return MACROS.getOrDefault(trimmed.toLowerCase(java.util.Locale.ROOT), trimmed);
+    }
+}

@@ -1,0 +1,289 @@
+package dev.sopline.schemas.definition.validation;
+
+import dev.sopline.schemas.definition.CronSchedule;
+import dev.sopline.schemas.definition.Durations;
+import dev.sopline.schemas.definition.FieldType;
+import dev.sopline.schemas.definition.InputDeclaration;
+import dev.sopline.schemas.definition.JudgmentSettings;
+import dev.sopline.schemas.definition.OutputDeclaration;
+import dev.sopline.schemas.definition.ProcessDefinition;
+import dev.sopline.schemas.definition.ProcessFile;
+import dev.sopline.schemas.definition.RetryPolicy;
+import dev.sopline.schemas.definition.StepDefinition;
+import dev.sopline.schemas.definition.StepType;
+import dev.sopline.schemas.definition.Trigger;
+import dev.sopline.schemas.definition.TriggerType;
+import dev.sopline.schemas.reference.Reference;
+import dev.sopline.schemas.reference.ReferenceEvaluator;
+import dev.sopline.schemas.reference.ReferenceException;
+import dev.sopline.schemas.reference.ReferenceRoot;
+import dev.sopline.schemas.validation.Violation;
+import dev.sopline.schemas.validation.ViolationCode;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * The rules that relate the fields of a bound process file to each other: supported version, unique names,
+ * references to inputs and earlier steps only, the blocks each step type needs, cron, time zones and durations.
+ * Returns every violation it finds; the caller adds line and column from the source.
+ */
+public final class DefinitionValidator {
+
+    /** Names used in paths and references: letters, digits, {@code _} and {@code -}. */
+    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_-]{0,99}");
+    private static final Pattern ENGINE_VERSION = Pattern.compile("(\\d+)\\.(\\d+)");
+    private static final Pattern PROCESS_VERSION = Pattern.compile("\\d{1,9}\\.\\d{1,9}(\\.\\d{1,9})?");
+    /** Process names that would shadow the fixed routes under {@code /sop/}. */
+    private static final Set<String> RESERVED_PROCESS_NAMES =
+            Set.of("instances", "processes", "steps", "metrics", "triggers", "webhooks", "events");
+    private static final int MAX_RETRY_ATTEMPTS = 100;
+    private static final double MAX_RETRY_MULTIPLIER = 10;
+
+    private final List<Violation> violations = new ArrayList<>();
+
+    private DefinitionValidator() {}
+
+    public static List<Violation> validate(ProcessFile file) {
+        DefinitionValidator validator = new DefinitionValidator();
+        validator.checkEngine(file.engine());
+        if (file.process() != null) {
+            validator.checkProcess(file.process());
+        }
+        return List.copyOf(validator.violations);
+    }
+
+    private void checkEngine(String engine) {
+        if (engine == null) {
+            return;
+        }
+        var matcher = ENGINE_VERSION.matcher(engine);
+        if (!matcher.matches() || !matcher.group(1).equals("0")) {
+            report("engine", ViolationCode.UNSUPPORTED_VERSION,
+                    "Expected a file of wire-format version 0.x, but it declares '%s'".formatted(engine));
+        }
+    }
+
+    private void checkProcess(ProcessDefinition process) {
+        if (process.name() != null) {
+            if (!NAME.matcher(process.name()).matches()) {
+                report("process.name", ViolationCode.INVALID_NAME,
+                        "Expected a name of letters, digits, '_' and '-' starting with a letter or digit, but got '%s'".formatted(process.name()));
+            } else if (RESERVED_PROCESS_NAMES.contains(process.name())) {
+                report("process.name", ViolationCode.INVALID_NAME,
+                        "Expected a name other than the reserved %s, but got '%s'".formatted(RESERVED_PROCESS_NAMES.stream().sorted().toList(), process.name()));
+            }
+        }
+        if (process.version() != null && !PROCESS_VERSION.matcher(process.version()).matches()) {
+            report("process.version", ViolationCode.INVALID_VERSION,
+                    "Expected a version such as '1.0' or '1.2.3', but got '%s'".formatted(process.version()));
+        }
+        checkInputs(process.inputs());
+        checkOutputDeclarations(process.outputs(), "process.outputs");
+        checkTrigger(process);
+        checkSteps(process);
+        checkProcessOutputs(process);
+    }
+
+    private void checkInputs(List<InputDeclaration> inputs) {
+        Set<String> seen = new HashSet<>();
+        for (int i = 0; i < inputs.size(); i++) {
+            InputDeclaration input = inputs.get(i);
+            String path = "process.inputs[%d]".formatted(i);
+            checkName(input.name(), path + ".name", seen);
+            checkEnumValues(input.type(), input.values(), path + ".values");
+        }
+    }
+
+    private void checkOutputDeclarations(List<OutputDeclaration> outputs, String listPath) {
+        Set<String> seen = new HashSet<>();
+        for (int i = 0; i < outputs.size(); i++) {
+            OutputDeclaration output = outputs.get(i);
+            String path = "%s[%d]".formatted(listPath, i);
+            checkName(output.name(), path + ".name", seen);
+            checkEnumValues(output.type(), output.values(), path + ".values");
+        }
+    }
+
+    private void checkName(String name, String path, Set<String> seen) {
+        if (name == null) {
+            return;
+        }
+        if (!NAME.matcher(name).matches()) {
+            report(path, ViolationCode.INVALID_NAME,
+                    "Expected a name of letters, digits, '_' and '-', but got '%s'".formatted(name));
+        }
+        if (!seen.add(name)) {
+            report(path, ViolationCode.DUPLICATE, "Expected each name once, but '%s' is declared again".formatted(name));
+        }
+    }
+
+    private void checkEnumValues(FieldType type, List<String> values, String path) {
+        if (type == FieldType.ENUM && values.isEmpty()) {
+            report(path, ViolationCode.REQUIRED, "Expected an enum to list its allowed values");
+        }
+        Set<String> seen = new HashSet<>();
+        for (int i = 0; i < values.size(); i++) {
+            if (!seen.add(values.get(i))) {
+                report("%s[%d]".formatted(path, i), ViolationCode.DUPLICATE,
+                        "Expected each allowed value once, but '%s' is listed again".formatted(values.get(i)));
+            }
+        }
+    }
+
+    private void checkTrigger(ProcessDefinition process) {
+        Trigger trigger = process.trigger();
+        if (trigger.type() == TriggerType.SCHEDULE) {
+            if (trigger.cron() == null) {
+                report("process.trigger.cron", ViolationCode.REQUIRED, "Expected a schedule trigger to declare a cron expression");
+            } else {
+                CronSchedule.cronProblem(trigger.cron()).ifPresent(problem -> report("process.trigger.cron", ViolationCode.INVALID_CRON, problem));
+            }
+            if (trigger.timezone() != null) {
+                CronSchedule.timezoneProblem(trigger.timezone())
+                        .ifPresent(problem -> report("process.trigger.timezone", ViolationCode.INVALID_TIMEZONE, problem));
+            }
+            for (Violation violation : InputValidator.validate(process.inputs(), trigger.inputs())) {
+                violations.add(new Violation("process.trigger." + violation.field(), violation.code(), violation.message(),
+                        violation.expected(), null, null));
+            }
+        }
+        if (trigger.type() == TriggerType.WEBHOOK && trigger.auth() == null) {
+            report("process.trigger.auth", ViolationCode.REQUIRED,
+                    "Expected a webhook trigger to declare auth.secret_env, the variable holding its HMAC secret");
+        }
+    }
+
+    private void checkSteps(ProcessDefinition process) {
+        List<StepDefinition> steps = process.steps();
+        Set<String> seenIds = new HashSet<>();
+        for (int i = 0; i < steps.size(); i++) {
+            StepDefinition step = steps.get(i);
+            String path = "process.steps[%d]".formatted(i);
+            checkName(step.id(), path + ".id", seenIds);
+            checkOutputDeclarations(step.outputs(), path + ".outputs");
+            if (step.timeout() != null && Durations.parse(step.timeout()).isEmpty()) {
+                report(path + ".timeout", ViolationCode.INVALID_DURATION, durationMessage(step.timeout()));
+            }
+            if (step.type() == StepType.AUTOMATED && (step.run() == null || step.run().isBlank())) {
+                report(path + ".run", ViolationCode.REQUIRED, "Expected an automated step to name the work to run in 'run'");
+            }
+            if (step.type() == StepType.JUDGMENT) {
+                checkJudgment(step, path);
+            }
+            if (step.retry() != null) {
+                checkRetry(step.retry(), path + ".retry");
+            }
+            for (Map.Entry<String, Object> input : step.inputs().entrySet()) {
+                checkReferences(input.getValue(), path + ".inputs." + input.getKey(), process, i, false);
+            }
+            for (int k = 0; k < step.outputs().size(); k++) {
+                OutputDeclaration output = step.outputs().get(k);
+                if (output.isComputed()) {
+                    checkReferences(output.value(), "%s.outputs[%d].value".formatted(path, k), process, i, step.type() == StepType.WEBHOOK);
+                }
+            }
+        }
+    }
+
+    private void checkJudgment(StepDefinition step, String path) {
+        JudgmentSettings judgment = step.judgment();
+        if (judgment == null) {
+            report(path + ".judgment", ViolationCode.REQUIRED,
+                    "Expected a judgment step to declare a 'judgment' block with allow_agent and confidence_threshold");
+            return;
+        }
+        if (judgment.confidenceThreshold() < 0 || judgment.confidenceThreshold() > 1) {
+            report(path + ".judgment.confidence_threshold", ViolationCode.OUT_OF_RANGE,
+                    "Expected a confidence threshold between 0 and 1, but got %s".formatted(judgment.confidenceThreshold()));
+        }
+        if (step.outputs().isEmpty()) {
+            report(path + ".outputs", ViolationCode.REQUIRED, "Expected a judgment step to declare the outputs it decides");
+        }
+    }
+
+    private void checkRetry(RetryPolicy retry, String path) {
+        if (retry.maxAttempts() < 1 || retry.maxAttempts() > MAX_RETRY_ATTEMPTS) {
+            report(path + ".max_attempts", ViolationCode.OUT_OF_RANGE,
+                    "Expected between 1 and %d attempts, but got %d".formatted(MAX_RETRY_ATTEMPTS, retry.maxAttempts()));
+        }
+        if (Durations.parse(retry.initialBackoff()).isEmpty()) {
+            report(path + ".initial_backoff", ViolationCode.INVALID_DURATION, durationMessage(retry.initialBackoff()));
+        }
+        if (retry.multiplier() < 1 || retry.multiplier() > MAX_RETRY_MULTIPLIER) {
+            report(path + ".multiplier", ViolationCode.OUT_OF_RANGE,
+                    "Expected a multiplier between 1 and %s, but got %s".formatted((int) MAX_RETRY_MULTIPLIER, retry.multiplier()));
+        }
+    }
+
+    private void checkProcessOutputs(ProcessDefinition process) {
+        for (int k = 0; k < process.outputs().size(); k++) {
+            OutputDeclaration output = process.outputs().get(k);
+            String path = "process.outputs[%d]".formatted(k);
+            if (output.isComputed()) {
+                checkReferences(output.value(), path + ".value", process, process.steps().size(), false);
+            } else if (output.name() != null
+                    && process.steps().stream().noneMatch(step -> step.output(output.name()).isPresent())) {
+                report(path + ".name", ViolationCode.UNKNOWN_REFERENCE,
+                        "Expected a step to declare an output named '%s', or the output to have a 'value'".formatted(output.name()));
+            }
+        }
+    }
+
+    /**
+     * Checks every {@code ${...}} in {@code value} as used by the step at {@code stepIndex} (or, for process outputs,
+     * after the last step): inputs must be declared, steps must come earlier and declare the output.
+     */
+    private void checkReferences(Object value, String path, ProcessDefinition process, int stepIndex, boolean callbackAllowed) {
+        for (ReferenceException problem : ReferenceEvaluator.problemsIn(value)) {
+            report(path, problem.code(), problem.getMessage());
+        }
+        List<Reference> references;
+        try {
+            references = ReferenceEvaluator.referencesIn(value);
+        } catch (ReferenceException alreadyReported) {
+            return;
+        }
+        for (Reference reference : references) {
+            checkReference(reference, path, process, stepIndex, callbackAllowed);
+        }
+    }
+
+    private void checkReference(Reference reference, String path, ProcessDefinition process, int stepIndex, boolean callbackAllowed) {
+        String quoted = "'${" + reference.expression() + "}'";
+        if (reference.root() == ReferenceRoot.INPUTS) {
+            boolean declared = process.inputs().stream().anyMatch(input -> reference.firstName().equals(input.name()));
+            if (!declared) {
+                report(path, ViolationCode.UNKNOWN_REFERENCE,
+                        "Expected %s to name a declared input, but there is no input '%s'".formatted(quoted, reference.firstName()));
+            }
+        } else if (reference.root() == ReferenceRoot.STEPS) {
+            int target = process.indexOf(reference.stepId());
+            if (target < 0) {
+                report(path, ViolationCode.UNKNOWN_REFERENCE,
+                        "Expected %s to name a step, but there is no step '%s'".formatted(quoted, reference.stepId()));
+            } else if (target >= stepIndex) {
+                report(path, ViolationCode.FORWARD_REFERENCE,
+                        "Expected %s to name a step that comes earlier, but '%s' does not".formatted(quoted, reference.stepId()));
+            } else if (process.steps().get(target).output(reference.firstName()).isEmpty()) {
+                report(path, ViolationCode.UNKNOWN_REFERENCE,
+                        "Expected %s to name an output of step '%s', but it declares no output '%s'"
+                                .formatted(quoted, reference.stepId(), reference.firstName()));
+            }
+        } else if (reference.root() == ReferenceRoot.CALLBACK_PAYLOAD && !callbackAllowed) {
+            report(path, ViolationCode.UNKNOWN_REFERENCE,
+                    "Expected %s only in the outputs of a webhook step, where a callback payload exists".formatted(quoted));
+        }
+    }
+
+    private static String durationMessage(String text) {
+        return "Expected a duration such as 30s, 15m, 4h or 7d, but got '%s'".formatted(text);
+    }
+
+    private void report(String field, String code, String message) {
+        violations.add(Violation.of(field, code, message));
+    }
+}

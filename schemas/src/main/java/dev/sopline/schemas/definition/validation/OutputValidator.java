@@ -1,0 +1,42 @@
+package dev.sopline.schemas.definition.validation;
+
+import dev.sopline.schemas.definition.OutputDeclaration;
+import dev.sopline.schemas.validation.Violation;
+import dev.sopline.schemas.validation.ViolationCode;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Checks the outputs submitted for a step: every declared output without a {@code value} expression is required,
+ * types and enum values are respected, and nothing else may be submitted. The details of {@code invalid_outputs}.
+ */
+public final class OutputValidator {
+
+    private OutputValidator() {}
+
+    public static List<Violation> validate(List<OutputDeclaration> declarations, Map<String, Object> outputs) {
+        List<Violation> violations = new ArrayList<>();
+        for (OutputDeclaration declaration : declarations) {
+            if (declaration.isComputed()) {
+                continue;
+            }
+            String field = "outputs." + declaration.name();
+            Object value = outputs.get(declaration.name());
+            if (value == null) {
+                violations.add(Violation.of(field, ViolationCode.REQUIRED, "Expected output '%s' to be present".formatted(declaration.name())));
+                continue;
+            }
+            FieldValueChecks.check(field, declaration.type(), declaration.values(), value).ifPresent(violations::add);
+        }
+        for (String name : outputs.keySet()) {
+            boolean submittable = declarations.stream().anyMatch(declaration -> declaration.name().equals(name) && !declaration.isComputed());
+            if (!submittable) {
+                violations.add(Violation.of("outputs." + name, ViolationCode.UNKNOWN_FIELD,
+                        "Expected only the step's declared outputs %s, but got '%s'".formatted(
+                                declarations.stream().filter(d -> !d.isComputed()).map(OutputDeclaration::name).toList(), name)));
+            }
+        }
+        return violations;
+    }
+}

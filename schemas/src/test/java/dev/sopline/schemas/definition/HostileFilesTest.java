@@ -1,0 +1,163 @@
+package dev.sopline.schemas.definition;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sopline.schemas.definition.ProcessFiles.Invalid;
+import dev.sopline.schemas.validation.Violation;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Files written to hurt the loader: each gives a clear violation, never an exception. */
+class HostileFilesTest {
+
+    private static List<Violation> violationsOf(byte[] bytes) {
+        ProcessFiles.LoadResult result = ProcessFiles.load(bytes);
+        assertThat(result).isInstanceOf(Invalid.class);
+        return ((Invalid) result).violations();
+    }
+
+    private static List<Violation> violationsOf(String text) {
+        return violationsOf(text.getBytes(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void shouldRefuseBillionLaughsWhenAliasesExplode() {
+        // given
+        StringBuilder yaml = new StringBuilder("a: &a [\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\"]\n");
+        char previous = 'a';
+        for (char name = 'b'; name <= 'j'; name++) {
+            yaml.append(name).append(": &").append(name).append(" [");
+            for (int i = 0; i < 9; i++) {
+                yaml.append(i == 0 ? "" : ",").append('*').append(previous);
+            }
+            yaml.append("]\n");
+            previous = name;
+        }
+
+        // when
+        List<Violation> violations = violationsOf(yaml.toString());
+
+        // then
+        assertThat(violations).extracting(Violation::code).containsExactly("too_large");
+    }
+
+    @Test
+    void shouldRefuseDeepNestingWhenTenThousandLevelsDeep() {
+        // given
+        String yaml = "a: " + "[".repeat(10_000) + "]".repeat(10_000);
+
+        // when
+        List<Violation> violations = violationsOf(yaml);
+
+        // then
+        assertThat(violations).extracting(Violation::code).containsExactly("too_large");
+        assertThat(violations.get(0).message()).contains("nesting");
+    }
+
+    @Test
+    void shouldRefuseFileWhenLargerThan256KiB() {
+        // given
+        byte[] oneMebibyte = ("# " + "x".repeat(1024 * 1024) + "\n").getBytes(StandardCharsets.UTF_8);
+
+        // when
+        List<Violation> violations = violationsOf(oneMebibyte);
+
+        // then
+        assertThat(violations).extracting(Violation::code).containsExactly("too_large");
+    }
+
+    @Test
+    void shouldRefuseJavaTagWhenFileAsksForAClass() {
+        // given
+        String yaml = """
+                engine: "0.1"
+                process: !!javax.script.ScriptEngineManager [!!java.net.URLClassLoader [[!!java.net.URL ["http://127.0.0.1/"]]]]
+                """;
+
+        // when
+        List<Violation> violations = violationsOf(yaml);
+
+        // then
+        assertThat(violations).extracting(Violation::code).containsExactly("unsupported_tag");
+        assertThat(violations.get(0).line()).isEqualTo(2);
+    }
+
+    @Test
+    void shouldRefuseLocalTagWhenFileUsesOne() {
+        // given
+        String yaml = """
+                engine: "0.1"
+                process:
+                  name: !custom p
+                """;
+
+        // when
+        List<Violation> violations = violationsOf(yaml);
+
+        // then
+        assertThat(violations).extracting(Violation::field, Violation::code)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("process.name", "unsupported_tag"));
+        assertThat(violations.get(0).line()).isEqualTo(3);
+    }
+
+    @Test
+    void shouldRefuseInvalidUtf8WhenBytesAreMalformed() {
+        // given
+        byte[] bytes = {'e', 'n', 'g', 'i', 'n', 'e', ':', ' ', (byte) 0xC3, (byte) 0x28, '\n'};
+
+        // when
+        List<Violation> violations = violationsOf(bytes);
+
+        // then
+        assertThat(violations).extracting(Violation::code).containsExactly("syntax_error");
+        assertThat(violations.get(0).message()).contains("UTF-8");
+    }
+
+    @Test
+    void shouldRefuseEmptyFileWhenItHasNoContent() {
+        // when
+        List<Violation> violations = violationsOf("");
+
+        // then
+        assertThat(violations).extracting(Violation::code).containsExactly("required");
+    }
+
+    @Test
+    void shouldRefuseListWhenDocumentShouldBeAMapping() {
+        // when
+        List<Violation> violations = violationsOf("- engine: 0.1\n- process: {}\n");
+
+        // then
+        assertThat(violations).extracting(Violation::code).containsExactly("invalid_type");
+    }
+
+    @Test
+    void shouldReportLineAndColumnWhenYamlSyntaxIsBroken() {
+        // given
+        String yaml = """
+                engine: "0.1"
+                process:
+                  name: [unclosed
+                  version: "1.0"
+                """;
+
+        // when
+        List<Violation> violations = violationsOf(yaml);
+
+        // then
+        Violation violation = violations.get(0);
+        assertThat(violation.code()).isEqualTo("syntax_error");
+        assertThat(violation.line()).isNotNull().isBetween(3, 5);
+        assertThat(violation.column()).isNotNull().isPositive();
+    }
+
+    @Test
+    void shouldRefuseScalarWhenDocumentIsPlainText() {
+        // when
+        List<Violation> violations = violationsOf("just some words");
+
+        // then
+        assertThat(violations).extracting(Violation::code).containsExactly("invalid_type");
+    }
+}

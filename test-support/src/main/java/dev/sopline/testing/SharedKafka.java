@@ -1,0 +1,36 @@
+package dev.sopline.testing;
+
+import java.util.Map;
+import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
+
+/**
+ * One real single-node KRaft broker per test JVM, started on first use and stopped when the JVM exits, so every
+ * integration test of a module shares it. Tests keep apart by using their own application ids and consumer groups.
+ */
+public final class SharedKafka {
+
+    private static volatile EmbeddedKafkaKraftBroker broker;
+
+    private SharedKafka() {}
+
+    /** Bootstrap servers of the shared broker, starting it if this is the first call. */
+    public static String bootstrapServers() {
+        return broker().getBrokersAsString();
+    }
+
+    public static synchronized EmbeddedKafkaKraftBroker broker() {
+        if (broker == null) {
+            EmbeddedKafkaKraftBroker started = new EmbeddedKafkaKraftBroker(1, 1);
+            started.brokerProperties(Map.of(
+                    "transaction.state.log.replication.factor", "1",
+                    "transaction.state.log.min.isr", "1",
+                    "offsets.topic.replication.factor", "1",
+                    "group.initial.rebalance.delay.ms", "0",
+                    "auto.create.topics.enable", "false"));
+            started.afterPropertiesSet();
+            Runtime.getRuntime().addShutdownHook(new Thread(started::destroy, "shared-kafka-shutdown"));
+            broker = started;
+        }
+        return broker;
+    }
+}
