@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.Map;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -60,9 +61,11 @@ public final class Engine implements AutoCloseable {
         return settings;
     }
 
+    /** Commits, leaves the group so the other replicas take over the partitions at once, and stops. */
     @Override
     public void close() {
-        streams.close(Duration.ofSeconds(30));
+        streams.close(CloseOptions.groupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP)
+                .withTimeout(Duration.ofSeconds(30)));
     }
 
     /** Closes without the chance to commit, as a crash would, for tests of recovery. */

@@ -49,6 +49,9 @@ final class EngineClient implements AutoCloseable {
 
     EngineClient(String bootstrap) {
         this.bootstrap = bootstrap;
+        try (var admin = org.apache.kafka.clients.admin.Admin.create(Map.<String, Object>of("bootstrap.servers", bootstrap))) {
+            EngineTopics.ensure(admin, 6, (short) 1);
+        }
         Properties props = new Properties();
         props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
