@@ -1,5 +1,6 @@
 package dev.sopline.engine.state;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import dev.sopline.schemas.instance.InstanceState;
 import dev.sopline.schemas.instance.InstanceView;
 import dev.sopline.schemas.instance.StepError;
@@ -55,6 +56,7 @@ public record Instance(
         return steps.stream().filter(step -> callbackId.equals(step.callbackId())).findFirst();
     }
 
+    @JsonIgnore
     public boolean isTerminal() {
         return state.isTerminal();
     }

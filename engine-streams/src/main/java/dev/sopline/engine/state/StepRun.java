@@ -1,5 +1,6 @@
 package dev.sopline.engine.state;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import dev.sopline.schemas.definition.StepType;
 import dev.sopline.schemas.instance.Assignee;
 import dev.sopline.schemas.instance.JudgmentDecision;
@@ -42,11 +43,13 @@ public record StepRun(
                 null, null, null, null, null);
     }
 
+    @JsonIgnore
     public boolean isActive() {
         return state == StepState.ACTIVE;
     }
 
     /** Active and offered to its resolver: not waiting for the backoff of a failed attempt. */
+    @JsonIgnore
     public boolean isReady() {
         return state == StepState.ACTIVE && retryAt == null;
     }

@@ -28,6 +28,10 @@ public final class EngineTopics {
     public static final String DEFINITIONS = "sop.definitions";
     /** Owner of each one-shot callback id; compacted, read whole by every engine replica. */
     public static final String CALLBACKS = "sop.callbacks";
+    /** Workspace tokens, as hashes; compacted, keyed by token id, read whole by every gateway replica. */
+    public static final String TOKENS = "sop.tokens";
+    /** Outbound webhook subscriptions; compacted, keyed by subscription id, read whole by every gateway replica. */
+    public static final String WEBHOOKS = "sop.webhooks";
 
     private EngineTopics() {}
 
@@ -43,6 +47,8 @@ public final class EngineTopics {
         Map<String, String> compacted = Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT);
         topics.add(new NewTopic(DEFINITIONS, 1, replication).configs(compacted));
         topics.add(new NewTopic(CALLBACKS, partitions, replication).configs(compacted));
+        topics.add(new NewTopic(TOKENS, 1, replication).configs(compacted));
+        topics.add(new NewTopic(WEBHOOKS, 1, replication).configs(compacted));
         return topics;
     }
 

@@ -1,5 +1,6 @@
 package dev.sopline.schemas.command;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import dev.sopline.schemas.validation.Violation;
 import java.util.List;
 
@@ -28,6 +29,7 @@ public record CommandReply(String commandId, int status, String error, String me
         return new CommandReply(commandId, 422, error, message, List.copyOf(details), null);
     }
 
+    @JsonIgnore
     public boolean isSuccess() {
         return error == null;
     }

@@ -1,5 +1,6 @@
 package dev.sopline.schemas.definition;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import java.util.List;
 
 /**
@@ -18,6 +19,7 @@ public record OutputDeclaration(String name, FieldType type, List<String> values
         values = values == null ? List.of() : List.copyOf(values);
     }
 
+    @JsonIgnore
     public boolean isComputed() {
         return value != null;
     }

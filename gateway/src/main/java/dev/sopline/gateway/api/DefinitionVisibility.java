@@ -1,0 +1,37 @@
+package dev.sopline.gateway.api;
+
+import dev.sopline.gateway.engine.EmbeddedEngine;
+import java.time.Duration;
+import org.springframework.stereotype.Component;
+
+/**
+ * Read-your-writes for registrations: a registered version reaches the engines' global store a moment after the
+ * engine replies, so the answer waits until this replica sees it and an immediate start or schema read finds it.
+ */
+@Component
+public class DefinitionVisibility {
+
+    private static final Duration LIMIT = Duration.ofSeconds(5);
+
+    private final EmbeddedEngine engine;
+
+    public DefinitionVisibility(EmbeddedEngine engine) {
+        this.engine = engine;
+    }
+
+    public void awaitVisible(String workspace, String process, String version) {
+        long deadline = System.nanoTime() + LIMIT.toNanos();
+        while (System.nanoTime() < deadline) {
+            boolean visible = engine.queries().process(workspace, process).flatMap(versions -> versions.version(version)).isPresent();
+            if (visible) {
+                return;
+            }
+            try {
+                Thread.sleep(2);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+}

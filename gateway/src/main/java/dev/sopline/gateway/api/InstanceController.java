@@ -1,0 +1,130 @@
+package dev.sopline.gateway.api;
+
+import com.github.f4b6a3.ulid.UlidCreator;
+import dev.sopline.engine.query.InstanceFilter;
+import dev.sopline.engine.query.Page;
+import dev.sopline.gateway.command.CommandBus;
+import dev.sopline.gateway.engine.EmbeddedEngine;
+import dev.sopline.gateway.web.ApiException;
+import dev.sopline.gateway.web.JsonBodies;
+import dev.sopline.schemas.command.CancelInstance;
+import dev.sopline.schemas.command.ErrorCodes;
+import dev.sopline.schemas.command.StartInstance;
+import dev.sopline.schemas.command.SubmitStep;
+import dev.sopline.schemas.instance.InstanceState;
+import dev.sopline.schemas.instance.InstanceView;
+import dev.sopline.schemas.instance.StepError;
+import dev.sopline.schemas.validation.Violation;
+import dev.sopline.schemas.validation.ViolationCode;
+import jakarta.servlet.http.HttpServletRequest;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+import tools.jackson.databind.JsonNode;
+
+/** Instances: start, read, list, cancel, and the submit that resolves a step. */
+@RestController
+public class InstanceController {
+
+    private final EmbeddedEngine engine;
+    private final CommandBus commands;
+    private final RequestScope scope;
+
+    public InstanceController(EmbeddedEngine engine, CommandBus commands, RequestScope scope) {
+        this.engine = engine;
+        this.commands = commands;
+        this.scope = scope;
+    }
+
+    @PostMapping("/sop/{name}/start")
+    public ResponseEntity<Object> start(@PathVariable String name, @RequestBody(required = false) byte[] body, HttpServletRequest request) {
+        String workspace = scope.workspace(request);
+        JsonNode json = JsonBodies.object(body);
+        JsonNode inputs = json.get("inputs");
+        if (inputs == null || !inputs.isObject()) {
+            throw new ApiException(422, ErrorCodes.INVALID_INPUTS, "Expected the body to hold an 'inputs' object",
+                    List.of(Violation.of("inputs", inputs == null ? ViolationCode.REQUIRED : ViolationCode.INVALID_TYPE,
+                            "Expected 'inputs' to be an object")));
+        }
+        if (engine.queries().process(workspace, name).isEmpty()) {
+            throw ProcessController.notFound("Expected a published process named '%s', but there is none".formatted(name));
+        }
+        StartInstance start = new StartInstance(newCommandId(), workspace, UlidCreator.getMonotonicUlid().toString(), name,
+                JsonBodies.toMap(inputs), null, StartInstance.API);
+        return Replies.toResponse(commands.send(start), reply -> reply);
+    }
+
+    @GetMapping("/sop/instances")
+    public ResponseEntity<List<Map<String, Object>>> list(@RequestParam(required = false) String process,
+                                                          @RequestParam(required = false) String state,
+                                                          @RequestParam(required = false) Integer limit,
+                                                          @RequestParam(required = false) String cursor,
+                                                          HttpServletRequest request) {
+        InstanceState stateFilter = state == null ? null : InstanceState.fromWireName(state).orElseThrow(() ->
+                new ApiException(400, "invalid_parameter", "Expected state to be one of pending, running, waiting, completed, failed, cancelled"));
+        int pageSize = Pagination.limit(limit);
+        Page<InstanceView> page = engine.queries().instances(scope.workspace(request), new InstanceFilter(process, stateFilter), cursor, pageSize);
+        return Pagination.respond(page.items().stream().map(ApiViews::summary).toList(), page.nextCursor(), request);
+    }
+
+    @GetMapping("/sop/{name}/{id}")
+    public Map<String, Object> get(@PathVariable String name, @PathVariable String id, HttpServletRequest request) {
+        return ApiViews.instance(find(name, id, request), scope.baseUrl());
+    }
+
+    @GetMapping("/sop/{name}/{id}/steps")
+    public List<Map<String, Object>> steps(@PathVariable String name, @PathVariable String id, HttpServletRequest request) {
+        String base = scope.baseUrl();
+        return find(name, id, request).steps().stream().map(step -> ApiViews.step(step, base)).toList();
+    }
+
+    @PostMapping("/sop/{name}/{id}/cancel")
+    public ResponseEntity<Object> cancel(@PathVariable String name, @PathVariable String id, HttpServletRequest request) {
+        CancelInstance cancel = new CancelInstance(newCommandId(), scope.workspace(request), id, name);
+        String base = scope.baseUrl();
+        return Replies.toResponse(commands.send(cancel), body -> ApiViews.instanceBody(body, base));
+    }
+
+    @PostMapping("/sop/{name}/{id}/steps/{stepId}/submit")
+    public ResponseEntity<Object> submit(@PathVariable String name, @PathVariable String id, @PathVariable String stepId,
+                                         @RequestBody(required = false) byte[] body, HttpServletRequest request) {
+        JsonNode json = JsonBodies.object(body);
+        JsonNode outputs = json.get("outputs");
+        JsonNode error = json.get("error");
+        SubmitStep submit;
+        if (error != null && outputs == null) {
+            if (!error.isObject() || !error.path("code").isString()) {
+                throw new ApiException(422, ErrorCodes.INVALID_OUTPUTS, "Expected 'error' to be an object with a text 'code'",
+                        List.of(Violation.of("error.code", ViolationCode.REQUIRED, "Expected a text error code")));
+            }
+            submit = new SubmitStep(newCommandId(), scope.workspace(request), id, name, stepId, null,
+                    StepError.of(error.get("code").asString(), error.path("message").asString("")));
+        } else {
+            if (outputs == null || !outputs.isObject()) {
+                throw new ApiException(422, ErrorCodes.INVALID_OUTPUTS, "Expected the body to hold an 'outputs' object",
+                        List.of(Violation.of("outputs", outputs == null ? ViolationCode.REQUIRED : ViolationCode.INVALID_TYPE,
+                                "Expected 'outputs' to be an object")));
+            }
+            submit = new SubmitStep(newCommandId(), scope.workspace(request), id, name, stepId, JsonBodies.toMap(outputs), null);
+        }
+        String base = scope.baseUrl();
+        return Replies.toResponse(commands.send(submit), reply -> ApiViews.stepBody(reply, base));
+    }
+
+    private InstanceView find(String name, String id, HttpServletRequest request) {
+        return engine.queries().instance(scope.workspace(request), id)
+                .filter(view -> view.process().equals(name))
+                .orElseThrow(() -> ProcessController.notFound("Expected to find instance '%s' of process '%s', but there is none".formatted(id, name)));
+    }
+
+    static String newCommandId() {
+        return UUID.randomUUID().toString();
+    }
+}

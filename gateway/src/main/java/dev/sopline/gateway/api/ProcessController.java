@@ -1,0 +1,92 @@
+package dev.sopline.gateway.api;
+
+import dev.sopline.engine.state.ProcessVersions;
+import dev.sopline.gateway.command.CommandBus;
+import dev.sopline.gateway.engine.EmbeddedEngine;
+import dev.sopline.gateway.web.ApiException;
+import dev.sopline.schemas.command.CommandReply;
+import dev.sopline.schemas.command.ErrorCodes;
+import dev.sopline.schemas.command.RegisterProcess;
+import dev.sopline.schemas.definition.ProcessDefinition;
+import dev.sopline.schemas.definition.ProcessFiles;
+import jakarta.servlet.http.HttpServletRequest;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RequestPart;
+import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.multipart.MultipartFile;
+
+/** Discovery and registration of processes. */
+@RestController
+public class ProcessController {
+
+    private final EmbeddedEngine engine;
+    private final CommandBus commands;
+    private final RequestScope scope;
+    private final DefinitionVisibility visibility;
+
+    public ProcessController(EmbeddedEngine engine, CommandBus commands, RequestScope scope, DefinitionVisibility visibility) {
+        this.engine = engine;
+        this.commands = commands;
+        this.scope = scope;
+        this.visibility = visibility;
+    }
+
+    @GetMapping({"/sop", "/sop/"})
+    public List<Map<String, Object>> list(HttpServletRequest request) {
+        return engine.queries().processes(scope.workspace(request)).stream()
+                .flatMap(versions -> versions.latest().stream())
+                .map(latest -> summary(latest.definition()))
+                .toList();
+    }
+
+    @GetMapping("/sop/{name}/schema")
+    public ProcessDefinition schema(@PathVariable String name, @RequestParam(required = false) String version, HttpServletRequest request) {
+        ProcessVersions versions = engine.queries().process(scope.workspace(request), name)
+                .orElseThrow(() -> notFound("Expected a published process named '%s', but there is none".formatted(name)));
+        return (version == null ? versions.latest() : versions.version(version))
+                .orElseThrow(() -> notFound("Expected version %s of process '%s', but it is not published".formatted(version, name)))
+                .definition();
+    }
+
+    @PostMapping(path = "/sop/processes/register", consumes = MediaType.MULTIPART_FORM_DATA_VALUE)
+    public ResponseEntity<Object> register(@RequestPart("file") MultipartFile file, HttpServletRequest request) throws IOException {
+        String workspace = scope.workspace(request);
+        byte[] bytes = file.getBytes();
+        ProcessFiles.LoadResult result = ProcessFiles.load(bytes);
+        if (result instanceof ProcessFiles.Invalid invalid) {
+            throw new ApiException(422, ErrorCodes.INVALID_DEFINITION, "Expected a valid process file; see details", invalid.violations());
+        }
+        ProcessFiles.Loaded loaded = (ProcessFiles.Loaded) result;
+        CommandReply reply = commands.send(new RegisterProcess(UUID.randomUUID().toString(), workspace, loaded.file(),
+                new String(bytes, StandardCharsets.UTF_8)));
+        if (reply.isSuccess()) {
+            ProcessDefinition definition = loaded.file().process();
+            visibility.awaitVisible(workspace, definition.name(), definition.version());
+        }
+        return Replies.toResponse(reply, body -> body);
+    }
+
+    private static Map<String, Object> summary(ProcessDefinition definition) {
+        Map<String, Object> summary = new LinkedHashMap<>();
+        summary.put("name", definition.name());
+        summary.put("version", definition.version());
+        summary.put("description", definition.description() == null ? "" : definition.description());
+        summary.put("owner", definition.owner() == null ? "" : definition.owner());
+        return summary;
+    }
+
+    static ApiException notFound(String message) {
+        return new ApiException(404, ErrorCodes.NOT_FOUND, message);
+    }
+}

@@ -1,0 +1,98 @@
+package dev.sopline.gateway.api;
+
+import com.github.f4b6a3.ulid.UlidCreator;
+import dev.sopline.gateway.auth.BootstrapToken;
+import dev.sopline.gateway.auth.SignatureVerifier;
+import dev.sopline.gateway.command.CommandBus;
+import dev.sopline.gateway.engine.EmbeddedEngine;
+import dev.sopline.gateway.web.ApiException;
+import dev.sopline.gateway.web.JsonBodies;
+import dev.sopline.schemas.command.ErrorCodes;
+import dev.sopline.schemas.command.StartInstance;
+import dev.sopline.schemas.definition.InputDeclaration;
+import dev.sopline.schemas.definition.ProcessDefinition;
+import dev.sopline.schemas.definition.TriggerAuth;
+import dev.sopline.schemas.definition.TriggerType;
+import jakarta.servlet.http.HttpServletRequest;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.function.Function;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RestController;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Signed inbound calls that start an instance of a process declaring {@code trigger.type: webhook}. The raw body is
+ * checked against the HMAC named by the definition before it is parsed; declared inputs are taken from payload
+ * fields of the same name, and the whole payload is {@code trigger.payload}.
+ */
+@RestController
+public class TriggerController {
+
+    private final EmbeddedEngine engine;
+    private final CommandBus commands;
+    private final Function<String, String> environment;
+
+    public TriggerController(EmbeddedEngine engine, CommandBus commands) {
+        this(engine, commands, System::getenv);
+    }
+
+    TriggerController(EmbeddedEngine engine, CommandBus commands, Function<String, String> environment) {
+        this.engine = engine;
+        this.commands = commands;
+        this.environment = environment;
+    }
+
+    @PostMapping("/sop/triggers/{process}")
+    public ResponseEntity<Object> trigger(@PathVariable String process, @RequestBody(required = false) byte[] body, HttpServletRequest request) {
+        return start(BootstrapToken.WORKSPACE, process, body, request);
+    }
+
+    @PostMapping("/sop/triggers/{workspace}/{process}")
+    public ResponseEntity<Object> trigger(@PathVariable String workspace, @PathVariable String process,
+                                          @RequestBody(required = false) byte[] body, HttpServletRequest request) {
+        return start(workspace, process, body, request);
+    }
+
+    private ResponseEntity<Object> start(String workspace, String process, byte[] body, HttpServletRequest request) {
+        ProcessDefinition definition = engine.queries().process(workspace, process)
+                .flatMap(versions -> versions.latest())
+                .map(latest -> latest.definition())
+                .filter(found -> found.trigger().type() == TriggerType.WEBHOOK)
+                .orElseThrow(() -> ProcessController.notFound(
+                        "Expected a published process '%s' with a webhook trigger, but there is none".formatted(process)));
+        TriggerAuth auth = definition.trigger().auth();
+        String secret = environment.apply(auth.secretEnv());
+        if (secret == null || secret.isEmpty()) {
+            throw new ApiException(500, ErrorCodes.TRIGGER_MISCONFIGURED,
+                    "Expected the environment variable %s to hold the trigger's secret, but it is not set".formatted(auth.secretEnv()));
+        }
+        byte[] raw = body == null ? new byte[0] : body;
+        if (!SignatureVerifier.verify(auth, secret, raw, request.getHeader(auth.header()))) {
+            throw new ApiException(401, ErrorCodes.INVALID_SIGNATURE, "Expected a valid signature in the " + auth.header() + " header");
+        }
+        JsonNode payload = JsonBodies.object(raw);
+        Map<String, Object> payloadMap = JsonBodies.toMap(payload);
+        Map<String, Object> inputs = new LinkedHashMap<>();
+        for (InputDeclaration input : definition.inputs()) {
+            if (payloadMap.containsKey(input.name())) {
+                inputs.put(input.name(), payloadMap.get(input.name()));
+            }
+        }
+        StartInstance start = new StartInstance(InstanceController.newCommandId(), workspace, UlidCreator.getMonotonicUlid().toString(),
+                process, inputs, payloadMap, StartInstance.TRIGGER);
+        return Replies.toResponse(commands.send(start), reply -> {
+            if (reply instanceof Map<?, ?> map) {
+                Map<String, Object> shaped = new LinkedHashMap<>();
+                shaped.put("id", map.get("id"));
+                shaped.put("process", map.get("process"));
+                shaped.put("state", map.get("state"));
+                return shaped;
+            }
+            return reply;
+        });
+    }
+}

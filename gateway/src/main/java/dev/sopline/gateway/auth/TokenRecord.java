@@ -1,0 +1,25 @@
+package dev.sopline.gateway.auth;
+
+import java.time.Instant;
+
+/**
+ * A workspace token as stored: never the secret, only its SHA-256.
+ *
+ * @param id public identifier, used to list and revoke
+ * @param workspace the workspace the token acts in
+ * @param name what the owner called it
+ * @param hash hex SHA-256 of the token
+ * @param createdAt when it was created
+ * @param expiresAt when it stops working, or null
+ * @param revokedAt when it was revoked, or null
+ */
+public record TokenRecord(String id, String workspace, String name, String hash, Instant createdAt, Instant expiresAt, Instant revokedAt) {
+
+    public boolean isUsableAt(Instant now) {
+        return revokedAt == null && (expiresAt == null || now.isBefore(expiresAt));
+    }
+
+    public TokenRecord revoked(Instant when) {
+        return new TokenRecord(id, workspace, name, hash, createdAt, expiresAt, when);
+    }
+}

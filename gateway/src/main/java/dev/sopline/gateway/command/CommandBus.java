@@ -1,0 +1,163 @@
+package dev.sopline.gateway.command;
+
+import dev.sopline.engine.topology.EngineTopics;
+import dev.sopline.engine.topology.JsonSerde;
+import dev.sopline.gateway.config.SopProperties;
+import dev.sopline.schemas.command.Command;
+import dev.sopline.schemas.command.CommandReply;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.context.SmartLifecycle;
+import org.springframework.stereotype.Component;
+
+/**
+ * Publishes commands and waits for the engine's replies. Every gateway replica reads every reply partition (no
+ * consumer group) and completes the requests it is waiting for, so a reply reaches the replica that asked whatever
+ * partition it lands on.
+ *
+ * <p>Written on the plain clients rather than Spring Kafka's {@code ReplyingKafkaTemplate}, which correlates through
+ * headers the replier must echo; the engine's replies carry the command id in their key instead, set by the
+ * processor that decided them.
+ */
+@Component
+public class CommandBus implements SmartLifecycle {
+
+    private static final Logger LOG = LoggerFactory.getLogger(CommandBus.class);
+
+    private final SopProperties properties;
+    private final Map<String, CompletableFuture<CommandReply>> waiting = new ConcurrentHashMap<>();
+    private final AtomicBoolean running = new AtomicBoolean();
+    private final JsonSerde<Command> commands = new JsonSerde<>(Command.class);
+    private final JsonSerde<CommandReply> replies = new JsonSerde<>(CommandReply.class);
+    private final Timer roundTrip;
+    private KafkaProducer<String, byte[]> producer;
+    private Thread replyReader;
+
+    public CommandBus(SopProperties properties, MeterRegistry meters) {
+        this.properties = properties;
+        this.roundTrip = Timer.builder("sop.gateway.command.round_trip")
+                .description("From publishing a command to receiving the engine's reply")
+                .publishPercentileHistogram()
+                .register(meters);
+    }
+
+    /**
+     * Publishes the command and waits for its reply.
+     *
+     * @throws EngineUnavailableException when the command cannot be published or no reply comes within the timeout;
+     *     the command may still be applied, once, later
+     */
+    public CommandReply send(Command command) {
+        long started = System.nanoTime();
+        CompletableFuture<CommandReply> reply = new CompletableFuture<>();
+        waiting.put(command.commandId(), reply);
+        try {
+            producer.send(new ProducerRecord<>(EngineTopics.COMMANDS, command.key(), commands.serializer().serialize(EngineTopics.COMMANDS, command)))
+                    .get(properties.commandTimeout().toMillis(), TimeUnit.MILLISECONDS);
+            long left = properties.commandTimeout().toNanos() - (System.nanoTime() - started);
+            CommandReply answer = reply.get(Math.max(left, 1), TimeUnit.NANOSECONDS);
+            roundTrip.record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
+            return answer;
+        } catch (TimeoutException e) {
+            throw new EngineUnavailableException("Expected the engine to answer within " + properties.commandTimeout().toMillis() + " ms", e);
+        } catch (ExecutionException e) {
+            throw new EngineUnavailableException("Expected to publish the command, but " + e.getCause().getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new EngineUnavailableException("Interrupted while waiting for the engine", e);
+        } finally {
+            waiting.remove(command.commandId());
+        }
+    }
+
+    @Override
+    public void start() {
+        producer = new KafkaProducer<>(Map.of(
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, properties.kafka().bootstrapServers(),
+                ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true,
+                ProducerConfig.ACKS_CONFIG, "all",
+                ProducerConfig.LINGER_MS_CONFIG, 0), new StringSerializer(), new ByteArraySerializer());
+        CompletableFuture<Void> assigned = new CompletableFuture<>();
+        running.set(true);
+        replyReader = new Thread(() -> readReplies(assigned), "command-replies");
+        replyReader.setDaemon(true);
+        replyReader.start();
+        assigned.join();
+    }
+
+    private void readReplies(CompletableFuture<Void> assigned) {
+        Map<String, Object> config = Map.of(
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, properties.kafka().bootstrapServers(),
+                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
+                ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 5);
+        try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(config, new StringDeserializer(), new ByteArrayDeserializer())) {
+            List<TopicPartition> partitions = consumer.partitionsFor(EngineTopics.REPLIES).stream()
+                    .map(info -> new TopicPartition(EngineTopics.REPLIES, info.partition())).toList();
+            consumer.assign(partitions);
+            consumer.seekToEnd(partitions);
+            partitions.forEach(consumer::position);
+            assigned.complete(null);
+            while (running.get()) {
+                for (ConsumerRecord<String, byte[]> record : consumer.poll(Duration.ofMillis(100))) {
+                    CompletableFuture<CommandReply> future = waiting.get(record.key());
+                    if (future != null) {
+                        future.complete(replies.deserializer().deserialize(record.topic(), record.value()));
+                    }
+                }
+            }
+        } catch (RuntimeException e) {
+            assigned.completeExceptionally(e);
+            if (running.get()) {
+                LOG.error("Reading command replies failed", e);
+            }
+        }
+    }
+
+    @Override
+    public void stop() {
+        running.set(false);
+        try {
+            if (replyReader != null) {
+                replyReader.join(5_000);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        if (producer != null) {
+            producer.close(Duration.ofSeconds(5));
+        }
+    }
+
+    @Override
+    public boolean isRunning() {
+        return running.get();
+    }
+
+    /** After the engine, which creates the topics; before the web server. */
+    @Override
+    public int getPhase() {
+        return Integer.MIN_VALUE + 2000;
+    }
+}

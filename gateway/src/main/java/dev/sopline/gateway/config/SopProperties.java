@@ -1,0 +1,24 @@
+package dev.sopline.gateway.config;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+
+/**
+ * The gateway's settings, bound from the environment variables of CONTRACT section 1 in
+ * {@code application.properties}.
+ *
+ * @param kafka where Kafka is
+ * @param dataDir engine state and the bootstrap-token file
+ * @param bootstrapToken a token that must exist in workspace {@code default}, or empty to generate one
+ * @param publicUrl base of callback URLs, or empty to use the request's
+ * @param rateLimit per-token request budget
+ * @param commandTimeout how long a write waits for the engine's reply before answering 503
+ */
+@ConfigurationProperties("sop")
+public record SopProperties(Kafka kafka, Path dataDir, String bootstrapToken, String publicUrl, RateLimit rateLimit, Duration commandTimeout) {
+
+    public record Kafka(String bootstrapServers) {}
+
+    public record RateLimit(int perSecond, int burst) {}
+}

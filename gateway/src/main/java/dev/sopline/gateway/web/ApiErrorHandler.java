@@ -1,0 +1,95 @@
+package dev.sopline.gateway.web;
+
+import dev.sopline.gateway.command.EngineUnavailableException;
+import dev.sopline.schemas.command.ErrorCodes;
+import org.apache.kafka.streams.errors.InvalidStateStoreException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ResponseEntity;
+import org.springframework.http.converter.HttpMessageNotReadableException;
+import org.springframework.web.HttpMediaTypeNotAcceptableException;
+import org.springframework.web.HttpMediaTypeNotSupportedException;
+import org.springframework.web.HttpRequestMethodNotSupportedException;
+import org.springframework.web.bind.MissingRequestHeaderException;
+import org.springframework.web.bind.MissingServletRequestParameterException;
+import org.springframework.web.bind.annotation.ExceptionHandler;
+import org.springframework.web.bind.annotation.RestControllerAdvice;
+import org.springframework.web.method.annotation.MethodArgumentTypeMismatchException;
+import org.springframework.web.multipart.MaxUploadSizeExceededException;
+import org.springframework.web.multipart.MultipartException;
+import org.springframework.web.multipart.support.MissingServletRequestPartException;
+import org.springframework.web.servlet.resource.NoResourceFoundException;
+
+/** Turns every failure into a JSON error with the contract's code; a client never sees a stack trace. */
+@RestControllerAdvice
+public class ApiErrorHandler {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ApiErrorHandler.class);
+    static final String RETRY_AFTER_SECONDS = "1";
+
+    @ExceptionHandler(ApiException.class)
+    ResponseEntity<ErrorBody> refused(ApiException e) {
+        return ResponseEntity.status(e.status()).body(e.body());
+    }
+
+    @ExceptionHandler({EngineUnavailableException.class, InvalidStateStoreException.class})
+    ResponseEntity<ErrorBody> unavailable(RuntimeException e) {
+        LOG.warn("Answering 503: {}", e.getMessage());
+        return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE)
+                .header(HttpHeaders.RETRY_AFTER, RETRY_AFTER_SECONDS)
+                .body(ErrorBody.of(ErrorCodes.UNAVAILABLE, "The engine is not ready to answer; retry after the delay in Retry-After"));
+    }
+
+    @ExceptionHandler(HttpMessageNotReadableException.class)
+    ResponseEntity<ErrorBody> unreadable(HttpMessageNotReadableException e) {
+        return ResponseEntity.badRequest().body(ErrorBody.of(ErrorCodes.INVALID_PAYLOAD, "Expected a JSON body"));
+    }
+
+    @ExceptionHandler({MissingServletRequestParameterException.class, MethodArgumentTypeMismatchException.class,
+            MissingRequestHeaderException.class})
+    ResponseEntity<ErrorBody> badParameter(Exception e) {
+        return ResponseEntity.badRequest().body(ErrorBody.of("invalid_parameter", "Expected valid request parameters"));
+    }
+
+    @ExceptionHandler(HttpMediaTypeNotSupportedException.class)
+    ResponseEntity<ErrorBody> mediaType(HttpMediaTypeNotSupportedException e) {
+        return ResponseEntity.status(HttpStatus.UNSUPPORTED_MEDIA_TYPE)
+                .body(ErrorBody.of("unsupported_media_type", "Expected Content-Type " + e.getSupportedMediaTypes()));
+    }
+
+    @ExceptionHandler(HttpMediaTypeNotAcceptableException.class)
+    ResponseEntity<ErrorBody> notAcceptable(HttpMediaTypeNotAcceptableException e) {
+        return ResponseEntity.status(HttpStatus.NOT_ACCEPTABLE).body(ErrorBody.of("not_acceptable", "Responses are application/json"));
+    }
+
+    @ExceptionHandler(HttpRequestMethodNotSupportedException.class)
+    ResponseEntity<ErrorBody> method(HttpRequestMethodNotSupportedException e) {
+        return ResponseEntity.status(HttpStatus.METHOD_NOT_ALLOWED)
+                .body(ErrorBody.of("method_not_allowed", "Expected one of " + e.getSupportedHttpMethods() + " on this path"));
+    }
+
+    @ExceptionHandler(NoResourceFoundException.class)
+    ResponseEntity<ErrorBody> noRoute(NoResourceFoundException e) {
+        return ResponseEntity.status(HttpStatus.NOT_FOUND).body(ErrorBody.of(ErrorCodes.NOT_FOUND, "No such resource"));
+    }
+
+    @ExceptionHandler(MaxUploadSizeExceededException.class)
+    ResponseEntity<ErrorBody> tooLarge(MaxUploadSizeExceededException e) {
+        return ResponseEntity.status(HttpStatus.PAYLOAD_TOO_LARGE)
+                .body(ErrorBody.of(ErrorCodes.PAYLOAD_TOO_LARGE, "Expected a process file of at most 256 KiB"));
+    }
+
+    @ExceptionHandler({MissingServletRequestPartException.class, MultipartException.class})
+    ResponseEntity<ErrorBody> multipart(Exception e) {
+        return ResponseEntity.badRequest()
+                .body(ErrorBody.of(ErrorCodes.INVALID_PAYLOAD, "Expected multipart/form-data with the process YAML in the field 'file'"));
+    }
+
+    @ExceptionHandler(Exception.class)
+    ResponseEntity<ErrorBody> unexpected(Exception e) {
+        LOG.error("Unexpected failure while answering a request", e);
+        return ResponseEntity.status(HttpStatus.INTERNAL_SERVER_ERROR).body(ErrorBody.of("internal", "The gateway met an internal error"));
+    }
+}
