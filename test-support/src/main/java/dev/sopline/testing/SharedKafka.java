@@ -4,7 +4,7 @@ import java.util.Map;
 import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
 
 /**
- * One real single-node KRaft broker per test JVM, started on first use and stopped when the JVM exits, so every
+ * One real single-node KRaft broker per test JVM, started on first use and ended with the JVM, so every
  * integration test of a module shares it. Tests keep apart by using their own application ids and consumer groups.
  */
 public final class SharedKafka {
@@ -28,7 +28,7 @@ public final class SharedKafka {
                     "group.initial.rebalance.delay.ms", "0",
                     "auto.create.topics.enable", "false"));
             started.afterPropertiesSet();
-            Runtime.getRuntime().addShutdownHook(new Thread(started::destroy, "shared-kafka-shutdown"));
+            // No shutdown hook: the broker must outlive the clients that close in their own hooks, and ends with the JVM.
             broker = started;
         }
         return broker;

@@ -3,6 +3,7 @@ package dev.sopline.gateway.api;
 import com.github.f4b6a3.ulid.UlidCreator;
 import dev.sopline.gateway.auth.BootstrapToken;
 import dev.sopline.gateway.auth.SignatureVerifier;
+import dev.sopline.gateway.auth.TriggerSecrets;
 import dev.sopline.gateway.command.CommandBus;
 import dev.sopline.gateway.engine.EmbeddedEngine;
 import dev.sopline.gateway.web.ApiException;
@@ -16,7 +17,6 @@ import dev.sopline.schemas.definition.TriggerType;
 import jakarta.servlet.http.HttpServletRequest;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.function.Function;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
@@ -34,16 +34,12 @@ public class TriggerController {
 
     private final EmbeddedEngine engine;
     private final CommandBus commands;
-    private final Function<String, String> environment;
+    private final TriggerSecrets secrets;
 
-    public TriggerController(EmbeddedEngine engine, CommandBus commands) {
-        this(engine, commands, System::getenv);
-    }
-
-    TriggerController(EmbeddedEngine engine, CommandBus commands, Function<String, String> environment) {
+    public TriggerController(EmbeddedEngine engine, CommandBus commands, TriggerSecrets secrets) {
         this.engine = engine;
         this.commands = commands;
-        this.environment = environment;
+        this.secrets = secrets;
     }
 
     @PostMapping("/sop/triggers/{process}")
@@ -65,8 +61,8 @@ public class TriggerController {
                 .orElseThrow(() -> ProcessController.notFound(
                         "Expected a published process '%s' with a webhook trigger, but there is none".formatted(process)));
         TriggerAuth auth = definition.trigger().auth();
-        String secret = environment.apply(auth.secretEnv());
-        if (secret == null || secret.isEmpty()) {
+        String secret = secrets.secret(auth.secretEnv()).orElse(null);
+        if (secret == null) {
             throw new ApiException(500, ErrorCodes.TRIGGER_MISCONFIGURED,
                     "Expected the environment variable %s to hold the trigger's secret, but it is not set".formatted(auth.secretEnv()));
         }

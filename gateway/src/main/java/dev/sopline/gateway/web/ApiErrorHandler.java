@@ -20,6 +20,7 @@ import org.springframework.web.method.annotation.MethodArgumentTypeMismatchExcep
 import org.springframework.web.multipart.MaxUploadSizeExceededException;
 import org.springframework.web.multipart.MultipartException;
 import org.springframework.web.multipart.support.MissingServletRequestPartException;
+import org.springframework.web.servlet.NoHandlerFoundException;
 import org.springframework.web.servlet.resource.NoResourceFoundException;
 
 /** Turns every failure into a JSON error with the contract's code; a client never sees a stack trace. */
@@ -70,8 +71,8 @@ public class ApiErrorHandler {
                 .body(ErrorBody.of("method_not_allowed", "Expected one of " + e.getSupportedHttpMethods() + " on this path"));
     }
 
-    @ExceptionHandler(NoResourceFoundException.class)
-    ResponseEntity<ErrorBody> noRoute(NoResourceFoundException e) {
+    @ExceptionHandler({NoResourceFoundException.class, NoHandlerFoundException.class})
+    ResponseEntity<ErrorBody> noRoute(Exception e) {
         return ResponseEntity.status(HttpStatus.NOT_FOUND).body(ErrorBody.of(ErrorCodes.NOT_FOUND, "No such resource"));
     }
 

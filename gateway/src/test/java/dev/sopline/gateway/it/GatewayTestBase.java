@@ -1,0 +1,60 @@
+package dev.sopline.gateway.it;
+
+import dev.sopline.gateway.auth.TriggerSecrets;
+import dev.sopline.testing.SharedKafka;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.util.Map;
+import java.util.Optional;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.TestConfiguration;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Primary;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+/** The gateway with its engine on the shared embedded broker, over real HTTP on a random port; one context for all. */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, classes = {
+        dev.sopline.gateway.GatewayApplication.class, GatewayTestBase.Secrets.class})
+abstract class GatewayTestBase {
+
+    static final String TOKEN = "it-bootstrap-token";
+    static final String TRIGGER_SECRET = "s3cret-for-tests";
+
+    @LocalServerPort
+    int port;
+
+    @org.springframework.beans.factory.annotation.Autowired
+    dev.sopline.gateway.auth.TokenRegistry tokens;
+
+    @DynamicPropertySource
+    static void kafka(DynamicPropertyRegistry registry) {
+        registry.add("sop.kafka.bootstrap-servers", SharedKafka::bootstrapServers);
+        registry.add("sop.bootstrap-token", () -> TOKEN);
+        registry.add("sop.rate-limit.per-second", () -> "1000");
+        registry.add("sop.rate-limit.burst", () -> "2000");
+        registry.add("sop.data-dir", () -> {
+            try {
+                return Files.createTempDirectory("gateway-it").toString();
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        });
+    }
+
+    Api api() {
+        return new Api("http://localhost:" + port, TOKEN);
+    }
+
+    @TestConfiguration
+    static class Secrets {
+        @Bean
+        @Primary
+        TriggerSecrets testSecrets() {
+            Map<String, String> values = Map.of("ONBOARDING_SECRET", TRIGGER_SECRET, "GITHUB_STYLE_SECRET", TRIGGER_SECRET);
+            return variable -> Optional.ofNullable(values.get(variable));
+        }
+    }
+}
