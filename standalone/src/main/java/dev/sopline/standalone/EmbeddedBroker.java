@@ -1,0 +1,84 @@
+package dev.sopline.standalone;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Properties;
+import kafka.server.KafkaConfig;
+import kafka.server.KafkaRaftServer;
+import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.utils.Time;
+import org.apache.kafka.metadata.storage.Formatter;
+import org.apache.kafka.server.common.MetadataVersion;
+
+/**
+ * A real single-node Kafka broker in KRaft mode (broker and controller in one process), from the Kafka Maven
+ * artifacts, with its log under {@code $SOP_DATA_DIR/kafka}. The log directory is formatted once, so a restart on
+ * the same data directory keeps every topic and so every process, instance and token.
+ */
+public final class EmbeddedBroker implements AutoCloseable {
+
+    private final KafkaRaftServer server;
+    private final String bootstrapServers;
+
+    private EmbeddedBroker(KafkaRaftServer server, String bootstrapServers) {
+        this.server = server;
+        this.bootstrapServers = bootstrapServers;
+    }
+
+    public static EmbeddedBroker start(Path dataDir, int port, int controllerPort) throws Exception {
+        Path logDir = dataDir.resolve("kafka").toAbsolutePath();
+        Files.createDirectories(logDir);
+        Properties props = new Properties();
+        props.put("process.roles", "broker,controller");
+        props.put("node.id", "1");
+        props.put("controller.quorum.voters", "1@localhost:" + controllerPort);
+        props.put("listeners", "PLAINTEXT://localhost:" + port + ",CONTROLLER://localhost:" + controllerPort);
+        props.put("advertised.listeners", "PLAINTEXT://localhost:" + port);
+        props.put("controller.listener.names", "CONTROLLER");
+        props.put("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
+        props.put("inter.broker.listener.name", "PLAINTEXT");
+        props.put("log.dirs", logDir.toString());
+        props.put("offsets.topic.replication.factor", "1");
+        props.put("transaction.state.log.replication.factor", "1");
+        props.put("transaction.state.log.min.isr", "1");
+        props.put("share.coordinator.state.topic.replication.factor", "1");
+        props.put("share.coordinator.state.topic.min.isr", "1");
+        props.put("group.initial.rebalance.delay.ms", "0");
+        props.put("auto.create.topics.enable", "false");
+        props.put("num.partitions", "1");
+        KafkaConfig config = KafkaConfig.fromProps(props, false);
+        if (!Files.exists(logDir.resolve("meta.properties"))) {
+            format(config, logDir);
+        }
+        KafkaRaftServer server = new KafkaRaftServer(config, Time.SYSTEM);
+        server.startup();
+        return new EmbeddedBroker(server, "localhost:" + port);
+    }
+
+    private static void format(KafkaConfig config, Path logDir) throws Exception {
+        ByteArrayOutputStream output = new ByteArrayOutputStream();
+        new Formatter()
+                .setPrintStream(new PrintStream(output, true, StandardCharsets.UTF_8))
+                .setNodeId(config.nodeId())
+                .setClusterId(Uuid.randomUuid().toString())
+                .setDirectories(List.of(logDir.toString()))
+                .setMetadataLogDirectory(logDir.toString())
+                .setControllerListenerName("CONTROLLER")
+                .setReleaseVersion(MetadataVersion.LATEST_PRODUCTION)
+                .run();
+    }
+
+    public String bootstrapServers() {
+        return bootstrapServers;
+    }
+
+    @Override
+    public void close() {
+        server.shutdown();
+        server.awaitShutdown();
+    }
+}
