@@ -2,19 +2,27 @@ package dev.sopline.engine.runtime;
 
 import dev.sopline.engine.decision.UlidGenerator;
 import dev.sopline.engine.query.EngineQueries;
+import dev.sopline.engine.query.EngineReader;
+import dev.sopline.engine.query.QueryServer;
+import dev.sopline.engine.query.RoutingEngineReader;
 import dev.sopline.engine.topology.EngineConfig;
 import dev.sopline.engine.topology.EngineTopics;
 import dev.sopline.engine.topology.EngineTopology;
+import java.io.IOException;
 import java.time.Duration;
 import java.util.Map;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** One engine replica: creates missing topics, runs the topology, and answers queries from its stores. */
+/**
+ * One engine replica: creates missing topics, runs the topology, answers queries from its stores and, when it
+ * advertises an endpoint, serves the other replicas' queries.
+ */
 public final class Engine implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(Engine.class);
@@ -22,11 +30,15 @@ public final class Engine implements AutoCloseable {
     private final EngineSettings settings;
     private final KafkaStreams streams;
     private final EngineQueries queries;
+    private final EngineReader reader;
+    private final QueryServer queryServer;
 
-    private Engine(EngineSettings settings, KafkaStreams streams) {
+    private Engine(EngineSettings settings, KafkaStreams streams, EngineQueries queries, EngineReader reader, QueryServer queryServer) {
         this.settings = settings;
         this.streams = streams;
-        this.queries = new EngineQueries(streams);
+        this.queries = queries;
+        this.reader = reader;
+        this.queryServer = queryServer;
     }
 
     public static Engine start(EngineSettings settings) {
@@ -37,12 +49,22 @@ public final class Engine implements AutoCloseable {
                 EngineTopology.build(new EngineConfig(settings.timerInterval(), new UlidGenerator())), settings.streamsProperties());
         streams.setUncaughtExceptionHandler(error -> {
             LOG.error("Engine stream thread failed; replacing it", error);
-            return org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.REPLACE_THREAD;
+            return StreamThreadExceptionResponse.REPLACE_THREAD;
         });
+        EngineQueries queries = new EngineQueries(streams);
+        EngineReader reader = new RoutingEngineReader(streams, settings.advertisedHost().orElse(null), queries);
+        QueryServer server = null;
+        if (settings.advertisedHost().isPresent()) {
+            try {
+                server = QueryServer.start(settings.advertisedHost().get().port(), queries, reader);
+            } catch (IOException e) {
+                throw new IllegalStateException("Expected to serve queries on " + settings.advertisedEndpoint() + ", but " + e.getMessage(), e);
+            }
+        }
         streams.start();
         LOG.info("Engine started: application {} on {}, commit interval {} ms, state in {}", settings.applicationId(),
                 settings.bootstrapServers(), settings.commitInterval().toMillis(), settings.stateDir());
-        return new Engine(settings, streams);
+        return new Engine(settings, streams, queries, reader, server);
     }
 
     public boolean isRunning() {
@@ -53,8 +75,14 @@ public final class Engine implements AutoCloseable {
         return streams.state();
     }
 
+    /** This replica's own stores. */
     public EngineQueries queries() {
         return queries;
+    }
+
+    /** Every replica's stores: each query goes to the owners of its data. */
+    public EngineReader reader() {
+        return reader;
     }
 
     public EngineSettings settings() {
@@ -64,12 +92,20 @@ public final class Engine implements AutoCloseable {
     /** Commits, leaves the group so the other replicas take over the partitions at once, and stops. */
     @Override
     public void close() {
+        stopQueries();
         streams.close(CloseOptions.groupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP)
                 .withTimeout(Duration.ofSeconds(30)));
     }
 
     /** Closes without the chance to commit, as a crash would, for tests of recovery. */
     public void closeAbruptly() {
+        stopQueries();
         streams.close(Duration.ZERO);
+    }
+
+    private void stopQueries() {
+        if (queryServer != null) {
+            queryServer.close();
+        }
     }
 }

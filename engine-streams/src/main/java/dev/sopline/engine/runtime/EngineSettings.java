@@ -69,6 +69,12 @@ public record EngineSettings(
                 streamThreads, endpoint, timerInterval);
     }
 
+    /** The {@code host:port} other replicas reach this one's queries at, when there are several replicas. */
+    public java.util.Optional<org.apache.kafka.streams.state.HostInfo> advertisedHost() {
+        return java.util.Optional.ofNullable(advertisedEndpoint).filter(endpoint -> !endpoint.isBlank())
+                .map(org.apache.kafka.streams.state.HostInfo::buildFromEndpoint);
+    }
+
     public Properties streamsProperties() {
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);

@@ -21,6 +21,11 @@ public final class PendingStepStore {
         return "%s|%015d|%s|%s".formatted(workspace, readyAtMillis, instanceId, stepId);
     }
 
+    /** The key of an entry without its workspace prefix: its place in the workspace's feed. */
+    public static String positionOf(PendingStep step) {
+        return "%015d|%s|%s".formatted(step.createdAt().toEpochMilli(), step.instanceId(), step.stepId());
+    }
+
     public static String workspacePrefix(String workspace) {
         return workspace + "|";
     }

@@ -1,7 +1,7 @@
 package dev.sopline.gateway.api;
 
 import dev.sopline.gateway.command.CommandBus;
-import dev.sopline.gateway.engine.EmbeddedEngine;
+import dev.sopline.gateway.engine.EngineAccess;
 import dev.sopline.gateway.web.JsonBodies;
 import dev.sopline.schemas.command.ResolveCallback;
 import dev.sopline.schemas.instance.CallbackOwner;
@@ -22,10 +22,10 @@ public class CallbackController {
 
     private static final Pattern ULID = Pattern.compile("[0-9A-HJKMNP-TV-Z]{26}");
 
-    private final EmbeddedEngine engine;
+    private final EngineAccess engine;
     private final CommandBus commands;
 
-    public CallbackController(EmbeddedEngine engine, CommandBus commands) {
+    public CallbackController(EngineAccess engine, CommandBus commands) {
         this.engine = engine;
         this.commands = commands;
     }

@@ -1,6 +1,6 @@
 package dev.sopline.gateway.api;
 
-import dev.sopline.gateway.engine.EmbeddedEngine;
+import dev.sopline.gateway.engine.EngineAccess;
 import java.time.Duration;
 import org.springframework.stereotype.Component;
 
@@ -13,9 +13,9 @@ public class DefinitionVisibility {
 
     private static final Duration LIMIT = Duration.ofSeconds(5);
 
-    private final EmbeddedEngine engine;
+    private final EngineAccess engine;
 
-    public DefinitionVisibility(EmbeddedEngine engine) {
+    public DefinitionVisibility(EngineAccess engine) {
         this.engine = engine;
     }
 

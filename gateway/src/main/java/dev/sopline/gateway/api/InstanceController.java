@@ -4,7 +4,7 @@ import com.github.f4b6a3.ulid.UlidCreator;
 import dev.sopline.engine.query.InstanceFilter;
 import dev.sopline.engine.query.Page;
 import dev.sopline.gateway.command.CommandBus;
-import dev.sopline.gateway.engine.EmbeddedEngine;
+import dev.sopline.gateway.engine.EngineAccess;
 import dev.sopline.gateway.web.ApiException;
 import dev.sopline.gateway.web.JsonBodies;
 import dev.sopline.schemas.command.CancelInstance;
@@ -33,11 +33,11 @@ import tools.jackson.databind.JsonNode;
 @RestController
 public class InstanceController {
 
-    private final EmbeddedEngine engine;
+    private final EngineAccess engine;
     private final CommandBus commands;
     private final RequestScope scope;
 
-    public InstanceController(EmbeddedEngine engine, CommandBus commands, RequestScope scope) {
+    public InstanceController(EngineAccess engine, CommandBus commands, RequestScope scope) {
         this.engine = engine;
         this.commands = commands;
         this.scope = scope;

@@ -2,7 +2,7 @@ package dev.sopline.gateway.api;
 
 import dev.sopline.engine.query.Page;
 import dev.sopline.engine.query.PendingFilter;
-import dev.sopline.gateway.engine.EmbeddedEngine;
+import dev.sopline.gateway.engine.EngineAccess;
 import dev.sopline.gateway.web.ApiException;
 import dev.sopline.schemas.definition.StepType;
 import dev.sopline.schemas.instance.Assignee;
@@ -20,10 +20,10 @@ import org.springframework.web.bind.annotation.RestController;
 @RestController
 public class PendingStepController {
 
-    private final EmbeddedEngine engine;
+    private final EngineAccess engine;
     private final RequestScope scope;
 
-    public PendingStepController(EmbeddedEngine engine, RequestScope scope) {
+    public PendingStepController(EngineAccess engine, RequestScope scope) {
         this.engine = engine;
         this.scope = scope;
     }

@@ -2,7 +2,7 @@ package dev.sopline.gateway.api;
 
 import dev.sopline.engine.state.ProcessVersions;
 import dev.sopline.gateway.command.CommandBus;
-import dev.sopline.gateway.engine.EmbeddedEngine;
+import dev.sopline.gateway.engine.EngineAccess;
 import dev.sopline.gateway.web.ApiException;
 import dev.sopline.schemas.command.CommandReply;
 import dev.sopline.schemas.command.ErrorCodes;
@@ -30,12 +30,12 @@ import org.springframework.web.multipart.MultipartFile;
 @RestController
 public class ProcessController {
 
-    private final EmbeddedEngine engine;
+    private final EngineAccess engine;
     private final CommandBus commands;
     private final RequestScope scope;
     private final DefinitionVisibility visibility;
 
-    public ProcessController(EmbeddedEngine engine, CommandBus commands, RequestScope scope, DefinitionVisibility visibility) {
+    public ProcessController(EngineAccess engine, CommandBus commands, RequestScope scope, DefinitionVisibility visibility) {
         this.engine = engine;
         this.commands = commands;
         this.scope = scope;

@@ -5,7 +5,7 @@ import dev.sopline.gateway.auth.BootstrapToken;
 import dev.sopline.gateway.auth.SignatureVerifier;
 import dev.sopline.gateway.auth.TriggerSecrets;
 import dev.sopline.gateway.command.CommandBus;
-import dev.sopline.gateway.engine.EmbeddedEngine;
+import dev.sopline.gateway.engine.EngineAccess;
 import dev.sopline.gateway.web.ApiException;
 import dev.sopline.gateway.web.JsonBodies;
 import dev.sopline.schemas.command.ErrorCodes;
@@ -32,11 +32,11 @@ import tools.jackson.databind.JsonNode;
 @RestController
 public class TriggerController {
 
-    private final EmbeddedEngine engine;
+    private final EngineAccess engine;
     private final CommandBus commands;
     private final TriggerSecrets secrets;
 
-    public TriggerController(EmbeddedEngine engine, CommandBus commands, TriggerSecrets secrets) {
+    public TriggerController(EngineAccess engine, CommandBus commands, TriggerSecrets secrets) {
         this.engine = engine;
         this.commands = commands;
         this.secrets = secrets;

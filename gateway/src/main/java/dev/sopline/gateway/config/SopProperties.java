@@ -9,6 +9,7 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * {@code application.properties}.
  *
  * @param kafka where Kafka is
+ * @param engine where engine state is read
  * @param dataDir engine state and the bootstrap-token file
  * @param bootstrapToken a token that must exist in workspace {@code default}, or empty to generate one
  * @param publicUrl base of callback URLs, or empty to use the request's
@@ -16,9 +17,13 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * @param commandTimeout how long a write waits for the engine's reply before answering 503
  */
 @ConfigurationProperties("sop")
-public record SopProperties(Kafka kafka, Path dataDir, String bootstrapToken, String publicUrl, RateLimit rateLimit, Duration commandTimeout) {
+public record SopProperties(Kafka kafka, Engine engine, Path dataDir, String bootstrapToken, String publicUrl, RateLimit rateLimit,
+                            Duration commandTimeout) {
 
     public record Kafka(String bootstrapServers) {}
+
+    /** @param queryUrl an engine replica's query endpoint; empty to run an engine in the gateway's JVM */
+    public record Engine(String queryUrl) {}
 
     public record RateLimit(int perSecond, int burst) {}
 }

@@ -8,9 +8,9 @@ import org.springframework.stereotype.Component;
 @Component("engine")
 public class EngineHealthIndicator implements HealthIndicator {
 
-    private final EmbeddedEngine engine;
+    private final EngineAccess engine;
 
-    public EngineHealthIndicator(EmbeddedEngine engine) {
+    public EngineHealthIndicator(EngineAccess engine) {
         this.engine = engine;
     }
 

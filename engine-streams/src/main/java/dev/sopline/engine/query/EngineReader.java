@@ -1,0 +1,32 @@
+package dev.sopline.engine.query;
+
+import dev.sopline.engine.state.ProcessVersions;
+import dev.sopline.schemas.instance.CallbackOwner;
+import dev.sopline.schemas.instance.InstanceView;
+import dev.sopline.schemas.instance.PendingStep;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The reads the gateway needs from the engine's state. Implemented over one replica's own stores
+ * ({@link EngineQueries}), over every replica by routing each query to the owners ({@link RoutingEngineReader}), and
+ * over HTTP to an engine replica that routes ({@link RemoteEngineReader}).
+ */
+public interface EngineReader {
+
+    Optional<InstanceView> instance(String workspace, String instanceId);
+
+    /** Newest first; the cursor is the id of the last instance of the previous page. */
+    Page<InstanceView> instances(String workspace, InstanceFilter filter, String cursor, int limit);
+
+    /** Oldest first; the cursor is the position of the last entry of the previous page. */
+    Page<PendingStep> pendingSteps(String workspace, PendingFilter filter, String cursor, int limit);
+
+    WorkspaceCounts counts(String workspace);
+
+    Optional<CallbackOwner> callbackOwner(String callbackId);
+
+    Optional<ProcessVersions> process(String workspace, String name);
+
+    List<ProcessVersions> processes(String workspace);
+}

@@ -1,0 +1,70 @@
+package dev.sopline.engine.query;
+
+import dev.sopline.schemas.definition.StepType;
+import dev.sopline.schemas.instance.Assignee;
+import dev.sopline.schemas.instance.InstanceState;
+import java.net.URLDecoder;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/** How the query endpoints between replicas spell their parameters, in both directions. */
+final class QueryParameters {
+
+    private QueryParameters() {}
+
+    static String encode(Map<String, Object> parameters) {
+        return parameters.entrySet().stream()
+                .filter(entry -> entry.getValue() != null)
+                .map(entry -> entry.getKey() + "=" + URLEncoder.encode(String.valueOf(entry.getValue()), StandardCharsets.UTF_8))
+                .collect(Collectors.joining("&"));
+    }
+
+    static Map<String, String> decode(String query) {
+        Map<String, String> parameters = new LinkedHashMap<>();
+        if (query == null || query.isEmpty()) {
+            return parameters;
+        }
+        for (String pair : query.split("&")) {
+            int equals = pair.indexOf('=');
+            if (equals > 0) {
+                parameters.put(URLDecoder.decode(pair.substring(0, equals), StandardCharsets.UTF_8),
+                        URLDecoder.decode(pair.substring(equals + 1), StandardCharsets.UTF_8));
+            }
+        }
+        return parameters;
+    }
+
+    static Map<String, Object> of(InstanceFilter filter) {
+        Map<String, Object> parameters = new LinkedHashMap<>();
+        parameters.put("process", filter.process());
+        parameters.put("state", filter.state() == null ? null : filter.state().wireName());
+        return parameters;
+    }
+
+    static Map<String, Object> of(PendingFilter filter) {
+        Map<String, Object> parameters = new LinkedHashMap<>();
+        parameters.put("type", filter.type() == null ? null : filter.type().wireName());
+        parameters.put("process", filter.process());
+        parameters.put("run", filter.run());
+        parameters.put("assignee", filter.assignee() == null ? null : filter.assignee().wireName());
+        return parameters;
+    }
+
+    static InstanceFilter instanceFilter(Map<String, String> parameters) {
+        return new InstanceFilter(parameters.get("process"),
+                parameters.get("state") == null ? null : InstanceState.fromWireName(parameters.get("state")).orElseThrow());
+    }
+
+    static PendingFilter pendingFilter(Map<String, String> parameters) {
+        String assignee = parameters.get("assignee");
+        return new PendingFilter(
+                parameters.get("type") == null ? null : StepType.fromWireName(parameters.get("type")).orElseThrow(),
+                parameters.get("process"),
+                parameters.get("run"),
+                assignee == null ? null : Arrays.stream(Assignee.values()).filter(a -> a.wireName().equals(assignee)).findFirst().orElseThrow());
+    }
+}

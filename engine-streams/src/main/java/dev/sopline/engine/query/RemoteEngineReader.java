@@ -1,0 +1,64 @@
+package dev.sopline.engine.query;
+
+import dev.sopline.engine.state.ProcessVersions;
+import dev.sopline.schemas.instance.CallbackOwner;
+import dev.sopline.schemas.instance.InstanceView;
+import dev.sopline.schemas.instance.PendingStep;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import tools.jackson.core.type.TypeReference;
+
+/** Reads through an engine replica's routed query endpoints, for a gateway that runs without an engine of its own. */
+public final class RemoteEngineReader implements EngineReader {
+
+    private final String baseUrl;
+    private final ReplicaClient client = new ReplicaClient();
+
+    public RemoteEngineReader(String baseUrl) {
+        this.baseUrl = baseUrl.endsWith("/") ? baseUrl.substring(0, baseUrl.length() - 1) : baseUrl;
+    }
+
+    @Override
+    public Optional<InstanceView> instance(String workspace, String instanceId) {
+        return client.get(baseUrl, "/query/instance", Map.of("workspace", workspace, "id", instanceId), new TypeReference<InstanceView>() {});
+    }
+
+    @Override
+    public Page<InstanceView> instances(String workspace, InstanceFilter filter, String cursor, int limit) {
+        Map<String, Object> parameters = QueryParameters.of(filter);
+        parameters.put("workspace", workspace);
+        parameters.put("cursor", cursor);
+        parameters.put("limit", limit);
+        return client.get(baseUrl, "/query/instances", parameters, new TypeReference<Page<InstanceView>>() {}).orElseThrow();
+    }
+
+    @Override
+    public Page<PendingStep> pendingSteps(String workspace, PendingFilter filter, String cursor, int limit) {
+        Map<String, Object> parameters = QueryParameters.of(filter);
+        parameters.put("workspace", workspace);
+        parameters.put("cursor", cursor);
+        parameters.put("limit", limit);
+        return client.get(baseUrl, "/query/pending", parameters, new TypeReference<Page<PendingStep>>() {}).orElseThrow();
+    }
+
+    @Override
+    public WorkspaceCounts counts(String workspace) {
+        return client.get(baseUrl, "/query/counts", Map.of("workspace", workspace), new TypeReference<WorkspaceCounts>() {}).orElseThrow();
+    }
+
+    @Override
+    public Optional<CallbackOwner> callbackOwner(String callbackId) {
+        return client.get(baseUrl, "/query/callback", Map.of("id", callbackId), new TypeReference<CallbackOwner>() {});
+    }
+
+    @Override
+    public Optional<ProcessVersions> process(String workspace, String name) {
+        return client.get(baseUrl, "/query/process", Map.of("workspace", workspace, "name", name), new TypeReference<ProcessVersions>() {});
+    }
+
+    @Override
+    public List<ProcessVersions> processes(String workspace) {
+        return client.get(baseUrl, "/query/processes", Map.of("workspace", workspace), new TypeReference<List<ProcessVersions>>() {}).orElseThrow();
+    }
+}

@@ -1,0 +1,126 @@
+package dev.sopline.engine.query;
+
+import dev.sopline.engine.state.ProcessVersions;
+import dev.sopline.engine.topology.EngineTopology;
+import dev.sopline.schemas.instance.CallbackOwner;
+import dev.sopline.schemas.instance.InstanceView;
+import dev.sopline.schemas.instance.PendingStep;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Function;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.KeyQueryMetadata;
+import org.apache.kafka.streams.StreamsMetadata;
+import org.apache.kafka.streams.state.HostInfo;
+import tools.jackson.core.type.TypeReference;
+
+/**
+ * Routes each query to the replicas that own the data, using the {@code application.server} each replica
+ * advertises: a lookup by instance id goes to the one active owner of its partition, a list goes to every replica
+ * and the pages are merged. Global stores (definitions, callbacks) are complete on every replica and read locally.
+ * Without an advertised endpoint this replica is taken to be the only one.
+ */
+public final class RoutingEngineReader implements EngineReader {
+
+    private final KafkaStreams streams;
+    private final HostInfo self;
+    private final EngineQueries local;
+    private final ReplicaClient replicas = new ReplicaClient();
+
+    public RoutingEngineReader(KafkaStreams streams, HostInfo self, EngineQueries local) {
+        this.streams = streams;
+        this.self = self;
+        this.local = local;
+    }
+
+    @Override
+    public Optional<InstanceView> instance(String workspace, String instanceId) {
+        if (self == null) {
+            return local.instance(workspace, instanceId);
+        }
+        // Partitions follow the record key, the bare instance id, whatever the store key is.
+        KeyQueryMetadata owner = streams.queryMetadataForKey(EngineTopology.INSTANCES_STORE, instanceId, Serdes.String().serializer());
+        if (owner == null || owner.equals(KeyQueryMetadata.NOT_AVAILABLE) || owner.activeHost().equals(self)) {
+            return local.instance(workspace, instanceId);
+        }
+        return replicas.get(url(owner.activeHost()), QueryServer.LOCAL_INSTANCE,
+                Map.of("workspace", workspace, "id", instanceId), new TypeReference<InstanceView>() {});
+    }
+
+    @Override
+    public Page<InstanceView> instances(String workspace, InstanceFilter filter, String cursor, int limit) {
+        Map<String, Object> parameters = QueryParameters.of(filter);
+        parameters.put("workspace", workspace);
+        parameters.put("cursor", cursor);
+        parameters.put("limit", limit);
+        List<Page<InstanceView>> pages = fanOut(
+                () -> local.instances(workspace, filter, cursor, limit),
+                host -> replicas.get(url(host), QueryServer.LOCAL_INSTANCES, parameters, new TypeReference<Page<InstanceView>>() {}));
+        return Page.merge(pages, Orders.NEWEST_FIRST, limit, Orders::instanceCursor);
+    }
+
+    @Override
+    public Page<PendingStep> pendingSteps(String workspace, PendingFilter filter, String cursor, int limit) {
+        Map<String, Object> parameters = QueryParameters.of(filter);
+        parameters.put("workspace", workspace);
+        parameters.put("cursor", cursor);
+        parameters.put("limit", limit);
+        List<Page<PendingStep>> pages = fanOut(
+                () -> local.pendingSteps(workspace, filter, cursor, limit),
+                host -> replicas.get(url(host), QueryServer.LOCAL_PENDING, parameters, new TypeReference<Page<PendingStep>>() {}));
+        return Page.merge(pages, Orders.OLDEST_FIRST, limit, Orders::pendingCursor);
+    }
+
+    @Override
+    public WorkspaceCounts counts(String workspace) {
+        List<WorkspaceCounts> parts = fanOut(() -> local.counts(workspace),
+                host -> replicas.get(url(host), QueryServer.LOCAL_COUNTS, Map.of("workspace", workspace), new TypeReference<WorkspaceCounts>() {}));
+        return parts.stream().reduce(WorkspaceCounts::plus).orElseThrow();
+    }
+
+    @Override
+    public Optional<CallbackOwner> callbackOwner(String callbackId) {
+        return local.callbackOwner(callbackId);
+    }
+
+    @Override
+    public Optional<ProcessVersions> process(String workspace, String name) {
+        return local.process(workspace, name);
+    }
+
+    @Override
+    public List<ProcessVersions> processes(String workspace) {
+        return local.processes(workspace);
+    }
+
+    private <T> List<T> fanOut(java.util.function.Supplier<T> here, Function<HostInfo, Optional<T>> there) {
+        List<T> results = new ArrayList<>();
+        results.add(here.get());
+        if (self == null) {
+            return results;
+        }
+        for (HostInfo host : otherHosts()) {
+            there.apply(host).ifPresent(results::add);
+        }
+        return results;
+    }
+
+    private Set<HostInfo> otherHosts() {
+        Set<HostInfo> hosts = new LinkedHashSet<>();
+        for (StreamsMetadata metadata : streams.metadataForAllStreamsClients()) {
+            if (!metadata.hostInfo().equals(self) && metadata.stateStoreNames().contains(EngineTopology.INSTANCES_STORE)) {
+                hosts.add(metadata.hostInfo());
+            }
+        }
+        return hosts;
+    }
+
+    private static String url(HostInfo host) {
+        return "http://" + host.host() + ":" + host.port();
+    }
+}
