@@ -1,0 +1,234 @@
+package dev.sopline.worker;
+
+import dev.sopline.schemas.definition.StepType;
+import dev.sopline.schemas.event.StepReady;
+import dev.sopline.schemas.event.StepResult;
+import dev.sopline.schemas.json.Json;
+import dev.sopline.schemas.topic.Topics;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Kafka mode: a member of a consumer group on {@code sop.steps.automated}. Each poll's steps run on a bounded pool;
+ * a step's offset is committed only after its result is acknowledged by the broker, so a worker that dies mid-step
+ * loses nothing: the group hands the step to another member, with the same attempt number, and the engine keeps one
+ * result per attempt. While a batch runs, the partitions are paused and polling goes on, so a long step does not
+ * cost the worker its group membership.
+ */
+final class KafkaStepWorker implements Runnable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(KafkaStepWorker.class);
+    private static final Duration POLL = Duration.ofMillis(50);
+    private static final int SEND_ATTEMPTS = 5;
+
+    private final Map<String, StepHandler> handlers;
+    private final String workerId;
+    private final KafkaConsumer<String, byte[]> consumer;
+    private final KafkaProducer<String, byte[]> producer;
+    private final ExecutorService pool;
+    private final AtomicBoolean running = new AtomicBoolean(true);
+    private volatile long stopDeadlineNanos = Long.MAX_VALUE;
+
+    KafkaStepWorker(String bootstrapServers, String group, Map<String, StepHandler> handlers, int concurrency, String workerId) {
+        this.handlers = Map.copyOf(handlers);
+        this.workerId = workerId;
+        Map<String, Object> consumerConfig = new HashMap<>();
+        consumerConfig.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        consumerConfig.put(ConsumerConfig.GROUP_ID_CONFIG, group);
+        consumerConfig.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        consumerConfig.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        consumerConfig.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        consumerConfig.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, Math.max(1, concurrency * 2));
+        consumerConfig.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 20);
+        consumerConfig.put(ConsumerConfig.CLIENT_ID_CONFIG, workerId);
+        this.consumer = new KafkaConsumer<>(consumerConfig, new StringDeserializer(), new ByteArrayDeserializer());
+        this.producer = new KafkaProducer<>(Map.of(
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
+                ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true,
+                ProducerConfig.ACKS_CONFIG, "all",
+                ProducerConfig.LINGER_MS_CONFIG, 0), new StringSerializer(), new ByteArraySerializer());
+        this.pool = Executors.newFixedThreadPool(Math.max(1, concurrency), runnable -> {
+            Thread thread = new Thread(runnable, workerId + "-step");
+            thread.setDaemon(true);
+            return thread;
+        });
+    }
+
+    @Override
+    public void run() {
+        try {
+            consumer.subscribe(List.of(Topics.stepReady(StepType.AUTOMATED)));
+            while (running.get()) {
+                ConsumerRecords<String, byte[]> records = consumer.poll(POLL);
+                if (!records.isEmpty()) {
+                    runBatch(records);
+                }
+            }
+        } catch (KafkaException e) {
+            if (running.get()) {
+                LOG.error("Worker {} stopped on a Kafka error", workerId, e);
+            }
+        } finally {
+            pool.shutdownNow();
+            consumer.close(Duration.ofSeconds(5));
+            producer.close(Duration.ofSeconds(5));
+        }
+    }
+
+    /** Begins a graceful stop: in-flight steps get until {@code timeout} to finish and report. */
+    void stop(Duration timeout) {
+        stopDeadlineNanos = System.nanoTime() + timeout.toNanos();
+        running.set(false);
+    }
+
+    private void runBatch(ConsumerRecords<String, byte[]> records) {
+        Map<TopicPartition, List<Pending>> byPartition = new HashMap<>();
+        for (ConsumerRecord<String, byte[]> record : records) {
+            byPartition.computeIfAbsent(new TopicPartition(record.topic(), record.partition()), ignored -> new ArrayList<>())
+                    .add(new Pending(record.offset(), start(record)));
+        }
+        consumer.pause(consumer.assignment());
+        try {
+            awaitBatch(byPartition);
+        } finally {
+            commitFinished(byPartition);
+            consumer.resume(consumer.paused());
+        }
+    }
+
+    private CompletableFuture<Boolean> start(ConsumerRecord<String, byte[]> record) {
+        StepReady ready;
+        try {
+            ready = Json.mapper().readValue(record.value(), StepReady.class);
+        } catch (RuntimeException e) {
+            LOG.warn("Skipping an unreadable step-ready record at {}-{}@{}", record.topic(), record.partition(), record.offset());
+            return CompletableFuture.completedFuture(true);
+        }
+        StepHandler handler = handlers.get(ready.run());
+        if (handler == null) {
+            // Another group, registered for this run, takes it; every group sees every step.
+            return CompletableFuture.completedFuture(true);
+        }
+        return CompletableFuture.supplyAsync(() -> execute(ready, handler), pool);
+    }
+
+    private boolean execute(StepReady ready, StepHandler handler) {
+        StepContext context = new StepContext(ready.workspace(), ready.instanceId(), ready.process(), ready.version(), ready.stepId(),
+                ready.run(), ready.attempt(), ready.inputs());
+        StepOutcome outcome = StepOutcome.run(handler, context);
+        if (Thread.currentThread().isInterrupted()) {
+            // Cut short by a close that did not wait for it: report nothing, the step is handed out again.
+            return false;
+        }
+        StepResult result = outcome instanceof StepOutcome.Completed completed
+                ? new StepResult(ready.workspace(), ready.instanceId(), ready.stepId(), ready.attempt(), completed.outputs(), null, null, workerId, Instant.now())
+                : new StepResult(ready.workspace(), ready.instanceId(), ready.stepId(), ready.attempt(), null, ((StepOutcome.Failed) outcome).error(),
+                        null, workerId, Instant.now());
+        return publish(result);
+    }
+
+    /** True once the broker acknowledged the result; false leaves the step uncommitted, so it is handed out again. */
+    private boolean publish(StepResult result) {
+        byte[] value = Json.mapper().writeValueAsBytes(result);
+        long backoff = 100;
+        for (int attempt = 1; attempt <= SEND_ATTEMPTS; attempt++) {
+            try {
+                producer.send(new ProducerRecord<>(Topics.STEP_RESULTS, result.instanceId(), value)).get(30, TimeUnit.SECONDS);
+                return true;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            } catch (Exception e) {
+                LOG.warn("Publishing the result of {} {} failed (attempt {}): {}", result.instanceId(), result.stepId(), attempt, e.getMessage());
+                sleep(backoff);
+                backoff *= 2;
+            }
+        }
+        return false;
+    }
+
+    private void awaitBatch(Map<TopicPartition, List<Pending>> batch) {
+        while (!allDone(batch) && System.nanoTime() < stopDeadlineNanos) {
+            ConsumerRecords<String, byte[]> unexpected = consumer.poll(POLL);
+            // Partitions assigned during the batch are not paused yet: put their records back for the next poll.
+            Map<TopicPartition, Long> firstOffsets = new HashMap<>();
+            unexpected.forEach(record -> firstOffsets.merge(new TopicPartition(record.topic(), record.partition()), record.offset(), Math::min));
+            firstOffsets.forEach(consumer::seek);
+            consumer.pause(consumer.assignment());
+        }
+    }
+
+    private static boolean allDone(Map<TopicPartition, List<Pending>> batch) {
+        return batch.values().stream().flatMap(List::stream).allMatch(pending -> pending.result().isDone());
+    }
+
+    /**
+     * Commits, per partition, up to the first step that has not reported, and rewinds to it: that step and the ones
+     * after it are handed out again (the engine ignores the duplicates among them).
+     */
+    private void commitFinished(Map<TopicPartition, List<Pending>> batch) {
+        Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
+        batch.forEach((partition, pendings) -> {
+            if (!consumer.assignment().contains(partition)) {
+                return;
+            }
+            long next = -1;
+            for (Pending pending : pendings) {
+                if (!pending.result().isDone() || !Boolean.TRUE.equals(pending.result().getNow(false))) {
+                    if (running.get()) {
+                        consumer.seek(partition, pending.offset());
+                    }
+                    break;
+                }
+                next = pending.offset() + 1;
+            }
+            if (next >= 0) {
+                offsets.put(partition, new OffsetAndMetadata(next));
+            }
+        });
+        if (offsets.isEmpty()) {
+            return;
+        }
+        try {
+            consumer.commitSync(offsets);
+        } catch (KafkaException e) {
+            // The partitions moved to another member meanwhile; it runs those steps again and the engine ignores duplicates.
+            LOG.warn("Committing finished steps failed: {}", e.getMessage());
+        }
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private record Pending(long offset, CompletableFuture<Boolean> result) {}
+}

@@ -1,0 +1,147 @@
+package dev.sopline.worker;
+
+import java.lang.management.ManagementFactory;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.UUID;
+
+/**
+ * A running automated worker. Build one, register a {@link StepHandler} per {@code run} reference, start it:
+ *
+ * <pre>{@code
+ * SopWorker worker = SopWorker.builder()
+ *         .kafka("localhost:29092")
+ *         .group("billing-workers")
+ *         .handle("billing.charge", step -> Map.of("receipt", "r-" + step.input("amount")))
+ *         .concurrency(4)
+ *         .start();
+ * }</pre>
+ *
+ * <p>In Kafka mode the workers of one group share the steps: start as many processes as the load needs. Every group
+ * sees every automated step and runs those whose {@code run} it has a handler for, so all members of a group should
+ * register the same handlers. In HTTP mode ({@link Builder#http}) the worker polls the gateway instead.
+ */
+public final class SopWorker implements AutoCloseable {
+
+    private final Thread thread;
+    private final java.util.function.Consumer<Duration> stopper;
+    private final Duration closeTimeout;
+
+    private SopWorker(Thread thread, java.util.function.Consumer<Duration> stopper, Duration closeTimeout) {
+        this.thread = thread;
+        this.stopper = stopper;
+        this.closeTimeout = closeTimeout;
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    public boolean isRunning() {
+        return thread.isAlive();
+    }
+
+    /** Stops taking steps, lets in-flight ones finish and report within the close timeout, then leaves. */
+    @Override
+    public void close() {
+        close(closeTimeout);
+    }
+
+    /**
+     * Stops taking steps and waits up to {@code timeout} for in-flight ones; steps that do not finish in time are not
+     * acknowledged, so another worker gets them.
+     */
+    public void close(Duration timeout) {
+        stopper.accept(timeout);
+        try {
+            thread.join(timeout.plusSeconds(10).toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Settings of a worker; {@link #start()} runs it on a thread of its own. */
+    public static final class Builder {
+        private final Map<String, StepHandler> handlers = new LinkedHashMap<>();
+        private String bootstrapServers;
+        private String gatewayUrl;
+        private String token;
+        private String group = "sop-workers";
+        private int concurrency = 4;
+        private Duration closeTimeout = Duration.ofSeconds(30);
+        private String workerId;
+
+        private Builder() {}
+
+        /** Kafka mode: consume step-ready events from these bootstrap servers. */
+        public Builder kafka(String bootstrapServers) {
+            this.bootstrapServers = Objects.requireNonNull(bootstrapServers);
+            return this;
+        }
+
+        /** HTTP mode: poll the gateway at {@code baseUrl} with a workspace token. */
+        public Builder http(String baseUrl, String token) {
+            this.gatewayUrl = Objects.requireNonNull(baseUrl);
+            this.token = Objects.requireNonNull(token);
+            return this;
+        }
+
+        /** Kafka consumer group; workers in one group share the steps. Default {@code sop-workers}. */
+        public Builder group(String group) {
+            this.group = Objects.requireNonNull(group);
+            return this;
+        }
+
+        /** Registers the handler of one {@code run} reference. */
+        public Builder handle(String run, StepHandler handler) {
+            handlers.put(Objects.requireNonNull(run), Objects.requireNonNull(handler));
+            return this;
+        }
+
+        /** Steps run at the same time by this worker. Default 4. */
+        public Builder concurrency(int concurrency) {
+            if (concurrency < 1) {
+                throw new IllegalArgumentException("Expected a concurrency of at least 1, but got " + concurrency);
+            }
+            this.concurrency = concurrency;
+            return this;
+        }
+
+        /** How long {@link SopWorker#close()} waits for in-flight steps. Default 30 s. */
+        public Builder closeTimeout(Duration closeTimeout) {
+            this.closeTimeout = Objects.requireNonNull(closeTimeout);
+            return this;
+        }
+
+        /** Names this worker in results and logs. Default: host, process id and a random suffix. */
+        public Builder workerId(String workerId) {
+            this.workerId = Objects.requireNonNull(workerId);
+            return this;
+        }
+
+        public SopWorker start() {
+            if (handlers.isEmpty()) {
+                throw new IllegalStateException("Expected at least one handler; register one with handle(run, handler)");
+            }
+            if ((bootstrapServers == null) == (gatewayUrl == null)) {
+                throw new IllegalStateException("Expected exactly one of kafka(...) or http(...)");
+            }
+            String id = workerId != null ? workerId : ManagementFactory.getRuntimeMXBean().getName() + "-" + UUID.randomUUID().toString().substring(0, 8);
+            Thread thread;
+            java.util.function.Consumer<Duration> stopper;
+            if (bootstrapServers != null) {
+                KafkaStepWorker worker = new KafkaStepWorker(bootstrapServers, group, handlers, concurrency, id);
+                thread = new Thread(worker, "sop-worker-" + id);
+                stopper = worker::stop;
+            } else {
+                HttpStepWorker worker = new HttpStepWorker(gatewayUrl, token, handlers, concurrency, closeTimeout);
+                thread = new Thread(worker, "sop-http-worker-" + id);
+                stopper = worker::stop;
+            }
+            thread.start();
+            return new SopWorker(thread, stopper, closeTimeout);
+        }
+    }
+}

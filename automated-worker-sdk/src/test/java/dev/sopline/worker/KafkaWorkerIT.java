@@ -1,0 +1,148 @@
+package dev.sopline.worker;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.sopline.testing.SharedKafka;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.ConsumerGroupDescription;
+import org.apache.kafka.common.GroupState;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+
+class KafkaWorkerIT {
+
+    private final Platform platform = Platform.get();
+
+    @Test
+    void shouldShareStepsAmongThreeWorkersWithNoneDoneTwice() {
+        platform.register(Platform.oneStepProcess("shared-batch", "it.share"));
+        Map<String, AtomicInteger> calls = new ConcurrentHashMap<>();
+        Map<String, Set<String>> byWorker = new ConcurrentHashMap<>();
+        List<SopWorker> workers = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            String name = "w" + i;
+            workers.add(SopWorker.builder().kafka(SharedKafka.bootstrapServers()).group("share-group").workerId(name)
+                    .handle("it.share", step -> {
+                        calls.computeIfAbsent(step.instanceId(), ignored -> new AtomicInteger()).incrementAndGet();
+                        byWorker.computeIfAbsent(name, ignored -> ConcurrentHashMap.newKeySet()).add(step.instanceId());
+                        return Map.of("result", "done by " + name);
+                    })
+                    .start());
+        }
+        try {
+            awaitStableGroup("share-group", 3);
+            List<String> ids = new ArrayList<>();
+            for (int i = 0; i < 30; i++) {
+                ids.add(platform.start("shared-batch", Map.of("n", i)));
+            }
+
+            await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
+                for (String id : ids) {
+                    assertThat(platform.instance("shared-batch", id).path("state").asString()).as(id).isEqualTo("completed");
+                }
+            });
+            assertThat(calls.keySet()).containsExactlyInAnyOrderElementsOf(ids);
+            assertThat(calls.values()).allSatisfy(count -> assertThat(count.get()).isEqualTo(1));
+            assertThat(byWorker.keySet()).as("more than one worker did work").hasSizeGreaterThan(1);
+        } finally {
+            workers.forEach(SopWorker::close);
+        }
+    }
+
+    @Test
+    void shouldHandTheStepToAnotherWorkerWhenTheFirstIsClosedMidStep() throws Exception {
+        platform.register(Platform.oneStepProcess("mid-step", "it.slow"));
+        CountDownLatch started = new CountDownLatch(1);
+        CountDownLatch never = new CountDownLatch(1);
+        SopWorker first = SopWorker.builder().kafka(SharedKafka.bootstrapServers()).group("handover-group").workerId("first")
+                .handle("it.slow", step -> {
+                    started.countDown();
+                    never.await();
+                    return Map.of("result", "first");
+                })
+                .start();
+        String id = platform.start("mid-step", Map.of("n", 1));
+        assertThat(started.await(30, TimeUnit.SECONDS)).as("first worker took the step").isTrue();
+
+        first.close(Duration.ofMillis(200));
+        SopWorker second = SopWorker.builder().kafka(SharedKafka.bootstrapServers()).group("handover-group").workerId("second")
+                .handle("it.slow", step -> Map.of("result", "second"))
+                .start();
+        try {
+            await().atMost(Duration.ofSeconds(60)).untilAsserted(() ->
+                    assertThat(platform.instance("mid-step", id).path("state").asString()).isEqualTo("completed"));
+            JsonNode step = platform.instance("mid-step", id).path("steps").get(0);
+            assertThat(step.path("outputs").path("result").asString()).isEqualTo("second");
+            assertThat(step.path("attempt").asInt()).isEqualTo(1);
+        } finally {
+            never.countDown();
+            second.close();
+        }
+    }
+
+    @Test
+    void shouldCompleteAfterRetriesWhenHandlerFailsTwice() {
+        platform.register(Platform.oneStepProcess("flaky", "it.flaky"));
+        AtomicInteger attempts = new AtomicInteger();
+        SopWorker worker = SopWorker.builder().kafka(SharedKafka.bootstrapServers()).group("flaky-group")
+                .handle("it.flaky", step -> {
+                    if (attempts.incrementAndGet() < 3) {
+                        throw new IllegalStateException("downstream unavailable");
+                    }
+                    return Map.of("result", "attempt " + step.attempt());
+                })
+                .start();
+        try {
+            String id = platform.start("flaky", Map.of("n", 1));
+            await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
+                    assertThat(platform.instance("flaky", id).path("state").asString()).isEqualTo("completed"));
+            JsonNode step = platform.instance("flaky", id).path("steps").get(0);
+            assertThat(step.path("attempt").asInt()).isEqualTo(3);
+            assertThat(step.path("outputs").path("result").asString()).isEqualTo("attempt 3");
+        } finally {
+            worker.close();
+        }
+    }
+
+    @Test
+    void shouldFailTheInstanceWithTheHandlersCodeWhenEveryAttemptFails() {
+        platform.register(Platform.oneStepProcess("hopeless", "it.hopeless"));
+        SopWorker worker = SopWorker.builder().kafka(SharedKafka.bootstrapServers()).group("hopeless-group")
+                .handle("it.hopeless", step -> {
+                    throw new StepFailure("card_declined", "The card was declined");
+                })
+                .start();
+        try {
+            String id = platform.start("hopeless", Map.of("n", 1));
+            await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
+                    assertThat(platform.instance("hopeless", id).path("state").asString()).isEqualTo("failed"));
+            JsonNode instance = platform.instance("hopeless", id);
+            assertThat(instance.path("error").path("code").asString()).isEqualTo("card_declined");
+            assertThat(instance.path("error").path("step_id").asString()).isEqualTo("work");
+            assertThat(instance.path("steps").get(0).path("attempt").asInt()).isEqualTo(3);
+        } finally {
+            worker.close();
+        }
+    }
+
+    private static void awaitStableGroup(String group, int members) {
+        try (Admin admin = Admin.create(Map.of("bootstrap.servers", SharedKafka.bootstrapServers()))) {
+            await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
+                ConsumerGroupDescription description = admin.describeConsumerGroups(List.of(group)).all().get().get(group);
+                assertThat(description.groupState()).isEqualTo(GroupState.STABLE);
+                assertThat(description.members()).hasSize(members);
+                assertThat(description.members()).allSatisfy(member -> assertThat(member.assignment().topicPartitions()).isNotEmpty());
+            });
+        }
+    }
+}
