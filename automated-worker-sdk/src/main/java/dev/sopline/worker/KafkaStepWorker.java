@@ -1,8 +1,8 @@
 package dev.sopline.worker;
 
-import dev.sopline.schemas.definition.StepType;
 import dev.sopline.schemas.event.StepReady;
 import dev.sopline.schemas.event.StepResult;
+import dev.sopline.schemas.instance.StepError;
 import dev.sopline.schemas.json.Json;
 import dev.sopline.schemas.topic.Topics;
 import java.time.Duration;
@@ -34,7 +34,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Kafka mode: a member of a consumer group on {@code sop.steps.automated}. Each poll's steps run on a bounded pool;
+ * Kafka mode: a member of a consumer group on a step-ready topic ({@code sop.steps.automated} for workers). Each poll's steps run on a bounded pool;
  * a step's offset is committed only after its result is acknowledged by the broker, so a worker that dies mid-step
  * loses nothing: the group hands the step to another member, with the same attempt number, and the engine keeps one
  * result per attempt. While a batch runs, the partitions are paused and polling goes on, so a long step does not
@@ -46,7 +46,9 @@ final class KafkaStepWorker implements Runnable {
     private static final Duration POLL = Duration.ofMillis(50);
     private static final int SEND_ATTEMPTS = 5;
 
-    private final Map<String, StepHandler> handlers;
+    private final String topic;
+    private final StepResolver resolver;
+    private final java.util.function.Predicate<StepReady> accepts;
     private final String workerId;
     private final KafkaConsumer<String, byte[]> consumer;
     private final KafkaProducer<String, byte[]> producer;
@@ -54,8 +56,11 @@ final class KafkaStepWorker implements Runnable {
     private final AtomicBoolean running = new AtomicBoolean(true);
     private volatile long stopDeadlineNanos = Long.MAX_VALUE;
 
-    KafkaStepWorker(String bootstrapServers, String group, Map<String, StepHandler> handlers, int concurrency, String workerId) {
-        this.handlers = Map.copyOf(handlers);
+    KafkaStepWorker(String bootstrapServers, String group, String topic, java.util.function.Predicate<StepReady> accepts,
+                    StepResolver resolver, int concurrency, String workerId) {
+        this.topic = topic;
+        this.accepts = accepts;
+        this.resolver = resolver;
         this.workerId = workerId;
         Map<String, Object> consumerConfig = new HashMap<>();
         consumerConfig.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
@@ -82,7 +87,7 @@ final class KafkaStepWorker implements Runnable {
     @Override
     public void run() {
         try {
-            consumer.subscribe(List.of(Topics.stepReady(StepType.AUTOMATED)));
+            consumer.subscribe(List.of(topic));
             while (running.get()) {
                 ConsumerRecords<String, byte[]> records = consumer.poll(POLL);
                 if (!records.isEmpty()) {
@@ -129,27 +134,40 @@ final class KafkaStepWorker implements Runnable {
             LOG.warn("Skipping an unreadable step-ready record at {}-{}@{}", record.topic(), record.partition(), record.offset());
             return CompletableFuture.completedFuture(true);
         }
-        StepHandler handler = handlers.get(ready.run());
-        if (handler == null) {
+        if (!accepts.test(ready)) {
             // Another group, registered for this run, takes it; every group sees every step.
             return CompletableFuture.completedFuture(true);
         }
-        return CompletableFuture.supplyAsync(() -> execute(ready, handler), pool);
+        return CompletableFuture.supplyAsync(() -> execute(ready), pool);
     }
 
-    private boolean execute(StepReady ready, StepHandler handler) {
-        StepContext context = new StepContext(ready.workspace(), ready.instanceId(), ready.process(), ready.version(), ready.stepId(),
-                ready.run(), ready.attempt(), ready.inputs());
-        StepOutcome outcome = StepOutcome.run(handler, context);
+    private boolean execute(StepReady ready) {
+        StepResult result;
+        try {
+            result = resolver.resolve(ready);
+        } catch (Exception e) {
+            String message = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+            result = new StepResult(ready.workspace(), ready.instanceId(), ready.stepId(), ready.attempt(), null,
+                    StepError.of(StepOutcome.WORKER_ERROR, message), null, workerId, Instant.now());
+        }
         if (Thread.currentThread().isInterrupted()) {
             // Cut short by a close that did not wait for it: report nothing, the step is handed out again.
             return false;
         }
-        StepResult result = outcome instanceof StepOutcome.Completed completed
-                ? new StepResult(ready.workspace(), ready.instanceId(), ready.stepId(), ready.attempt(), completed.outputs(), null, null, workerId, Instant.now())
-                : new StepResult(ready.workspace(), ready.instanceId(), ready.stepId(), ready.attempt(), null, ((StepOutcome.Failed) outcome).error(),
-                        null, workerId, Instant.now());
-        return publish(result);
+        return result == null || publish(result);
+    }
+
+    /** The resolver of automated steps: the handler registered for the step's {@code run}. */
+    static StepResolver handlerResolver(Map<String, StepHandler> handlers, String workerId) {
+        return ready -> {
+            StepContext context = new StepContext(ready.workspace(), ready.instanceId(), ready.process(), ready.version(), ready.stepId(),
+                    ready.run(), ready.attempt(), ready.inputs());
+            StepOutcome outcome = StepOutcome.run(handlers.get(ready.run()), context);
+            return outcome instanceof StepOutcome.Completed completed
+                    ? new StepResult(ready.workspace(), ready.instanceId(), ready.stepId(), ready.attempt(), completed.outputs(), null, null, workerId, Instant.now())
+                    : new StepResult(ready.workspace(), ready.instanceId(), ready.stepId(), ready.attempt(), null, ((StepOutcome.Failed) outcome).error(),
+                            null, workerId, Instant.now());
+        };
     }
 
     /** True once the broker acknowledged the result; false leaves the step uncommitted, so it is handed out again. */

@@ -1,5 +1,7 @@
 package dev.sopline.worker;
 
+import dev.sopline.schemas.definition.StepType;
+import dev.sopline.schemas.topic.Topics;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -65,6 +67,8 @@ public final class SopWorker implements AutoCloseable {
     /** Settings of a worker; {@link #start()} runs it on a thread of its own. */
     public static final class Builder {
         private final Map<String, StepHandler> handlers = new LinkedHashMap<>();
+        private StepType stepType = StepType.AUTOMATED;
+        private StepResolver resolver;
         private String bootstrapServers;
         private String gatewayUrl;
         private String token;
@@ -100,6 +104,16 @@ public final class SopWorker implements AutoCloseable {
             return this;
         }
 
+        /**
+         * Resolves every step of {@code type} with {@code resolver} instead of per-{@code run} handlers: the form an
+         * agent takes, since it reports a decision with the outputs. Kafka mode only.
+         */
+        public Builder resolveAll(StepType type, StepResolver resolver) {
+            this.stepType = Objects.requireNonNull(type);
+            this.resolver = Objects.requireNonNull(resolver);
+            return this;
+        }
+
         /** Steps run at the same time by this worker. Default 4. */
         public Builder concurrency(int concurrency) {
             if (concurrency < 1) {
@@ -122,8 +136,11 @@ public final class SopWorker implements AutoCloseable {
         }
 
         public SopWorker start() {
-            if (handlers.isEmpty()) {
-                throw new IllegalStateException("Expected at least one handler; register one with handle(run, handler)");
+            if (handlers.isEmpty() == (resolver == null)) {
+                throw new IllegalStateException("Expected handlers registered with handle(run, handler), or one resolveAll(type, resolver)");
+            }
+            if (resolver != null && bootstrapServers == null) {
+                throw new IllegalStateException("Expected kafka(...) with resolveAll(...)");
             }
             if ((bootstrapServers == null) == (gatewayUrl == null)) {
                 throw new IllegalStateException("Expected exactly one of kafka(...) or http(...)");
@@ -132,7 +149,11 @@ public final class SopWorker implements AutoCloseable {
             Thread thread;
             java.util.function.Consumer<Duration> stopper;
             if (bootstrapServers != null) {
-                KafkaStepWorker worker = new KafkaStepWorker(bootstrapServers, group, handlers, concurrency, id);
+                Map<String, StepHandler> registered = Map.copyOf(handlers);
+                KafkaStepWorker worker = resolver != null
+                        ? new KafkaStepWorker(bootstrapServers, group, Topics.stepReady(stepType), ready -> true, resolver, concurrency, id)
+                        : new KafkaStepWorker(bootstrapServers, group, Topics.stepReady(StepType.AUTOMATED),
+                                ready -> registered.containsKey(ready.run()), KafkaStepWorker.handlerResolver(registered, id), concurrency, id);
                 thread = new Thread(worker, "sop-worker-" + id);
                 stopper = worker::stop;
             } else {

@@ -1,17 +1,11 @@
 package dev.sopline.worker;
 
 import dev.sopline.gateway.GatewayApplication;
-import dev.sopline.schemas.json.Json;
 import dev.sopline.testing.SharedKafka;
+import dev.sopline.testing.SopApi;
 import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.util.Map;
-import java.util.UUID;
 import org.springframework.boot.SpringApplication;
 import org.springframework.context.ConfigurableApplicationContext;
 import tools.jackson.databind.JsonNode;
@@ -23,10 +17,11 @@ final class Platform {
     private static Platform instance;
 
     private final String baseUrl;
-    private final HttpClient http = HttpClient.newHttpClient();
+    private final SopApi api;
 
     private Platform(String baseUrl) {
         this.baseUrl = baseUrl;
+        this.api = new SopApi(baseUrl, TOKEN);
     }
 
     static synchronized Platform get() {
@@ -52,41 +47,22 @@ final class Platform {
     }
 
     void register(String yaml) {
-        String boundary = "----sdk" + UUID.randomUUID();
-        String body = "--" + boundary + "\r\nContent-Disposition: form-data; name=\"file\"; filename=\"p.yaml\"\r\n\r\n" + yaml
-                + "\r\n--" + boundary + "--\r\n";
-        JsonNode reply = send(HttpRequest.newBuilder(URI.create(baseUrl + "/sop/processes/register"))
-                .header("Content-Type", "multipart/form-data; boundary=" + boundary)
-                .POST(HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8)), 201);
-        if (!reply.has("version")) {
-            throw new IllegalStateException("registration failed: " + reply);
+        SopApi.Response response = api.register(yaml);
+        if (response.status() != 201) {
+            throw new IllegalStateException("registration failed: " + response.body());
         }
     }
 
     String start(String process, Map<String, Object> inputs) {
-        return send(HttpRequest.newBuilder(URI.create(baseUrl + "/sop/" + process + "/start"))
-                .header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofByteArray(Json.mapper().writeValueAsBytes(Map.of("inputs", inputs)))), 201)
-                .path("id").asString();
+        SopApi.Response response = api.start(process, inputs);
+        if (response.status() != 201) {
+            throw new IllegalStateException("start failed: " + response.body());
+        }
+        return response.json().path("id").asString();
     }
 
     JsonNode instance(String process, String id) {
-        return send(HttpRequest.newBuilder(URI.create(baseUrl + "/sop/" + process + "/" + id)).GET(), 200);
-    }
-
-    private JsonNode send(HttpRequest.Builder request, int expectedStatus) {
-        try {
-            HttpResponse<String> response = http.send(request.header("X-SOP-Token", TOKEN).build(), HttpResponse.BodyHandlers.ofString());
-            if (response.statusCode() != expectedStatus) {
-                throw new IllegalStateException("Expected " + expectedStatus + " but got " + response.statusCode() + ": " + response.body());
-            }
-            return Json.mapper().readTree(response.body());
-        } catch (IOException e) {
-            throw new IllegalStateException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
+        return api.get("/sop/" + process + "/" + id).json();
     }
 
     static String oneStepProcess(String name, String run) {

@@ -1,5 +1,7 @@
 package dev.sopline.gateway.it;
 
+import dev.sopline.testing.SopApi;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -77,7 +79,7 @@ class GatewayApiIT extends GatewayTestBase {
 
     static final String MISCONFIGURED = ONBOARDING.replace("name: onboarding", "name: onboarding-unset").replace("ONBOARDING_SECRET", "NOT_SET_ANYWHERE");
 
-    Api api;
+    SopApi api;
 
     @BeforeEach
     void register() {
@@ -89,7 +91,7 @@ class GatewayApiIT extends GatewayTestBase {
 
     @Test
     void shouldAnswerHealthUpWithoutToken() {
-        Api.Response health = api.withToken(null).get("/actuator/health");
+        SopApi.Response health = api.withToken(null).get("/actuator/health");
         assertThat(health.status()).isEqualTo(200);
         assertThat(health.json().path("status").asString()).isEqualTo("UP");
     }
@@ -97,7 +99,7 @@ class GatewayApiIT extends GatewayTestBase {
     @Test
     void shouldRunAFormInstanceFromStartToCompletedWhenDrivenOverHttp() {
         // when
-        Api.Response started = api.start("review", Map.of("title", "Q3 plan"));
+        SopApi.Response started = api.start("review", Map.of("title", "Q3 plan"));
 
         // then
         assertThat(started.status()).isEqualTo(201);
@@ -108,18 +110,18 @@ class GatewayApiIT extends GatewayTestBase {
         assertThat(instance.path("version").asString()).isEqualTo("1.0");
         assertThat(instance.path("state").asString()).isEqualTo("running");
 
-        Api.Response state = api.get("/sop/review/" + id);
+        SopApi.Response state = api.get("/sop/review/" + id);
         assertThat(state.status()).isEqualTo(200);
         assertThat(state.json().path("state").asString()).isEqualTo("waiting");
         assertThat(state.json().path("inputs").path("title").asString()).isEqualTo("Q3 plan");
         assertThat(state.json().path("steps").get(0).path("state").asString()).isEqualTo("active");
 
-        Api.Response submitted = api.submit("review", id, "read", Map.of("verdict", "accept"));
+        SopApi.Response submitted = api.submit("review", id, "read", Map.of("verdict", "accept"));
         assertThat(submitted.status()).isEqualTo(200);
         assertThat(submitted.json().path("state").asString()).isEqualTo("completed");
         assertThat(submitted.json().path("outputs").path("verdict").asString()).isEqualTo("accept");
 
-        Api.Response steps = api.get("/sop/review/" + id + "/steps");
+        SopApi.Response steps = api.get("/sop/review/" + id + "/steps");
         assertThat(steps.json().get(0).path("state").asString()).isEqualTo("completed");
         JsonNode done = api.get("/sop/review/" + id).json();
         assertThat(done.path("state").asString()).isEqualTo("completed");
@@ -130,9 +132,9 @@ class GatewayApiIT extends GatewayTestBase {
     @Test
     void shouldListProcessesAndServeTheirSchema() {
         JsonNode list = api.get("/sop/").json();
-        assertThat(Api.texts(list, "name")).contains("review", "identity-check");
+        assertThat(SopApi.texts(list, "name")).contains("review", "identity-check");
 
-        Api.Response schema = api.get("/sop/review/schema");
+        SopApi.Response schema = api.get("/sop/review/schema");
         assertThat(schema.status()).isEqualTo(200);
         assertThat(schema.json().path("name").asString()).isEqualTo("review");
         assertThat(schema.json().path("description").asString()).isEqualTo("Review a document");
@@ -145,7 +147,7 @@ class GatewayApiIT extends GatewayTestBase {
 
     @Test
     void shouldRefuseInvalidDefinitionWithDetailsAndPlaces() {
-        Api.Response refused = api.register("""
+        SopApi.Response refused = api.register("""
                 engine: "0.1"
                 process:
                   name: broken
@@ -163,25 +165,25 @@ class GatewayApiIT extends GatewayTestBase {
         assertThat(detail.path("code").asString()).isEqualTo("not_in_enum");
         assertThat(detail.path("line").asInt()).isEqualTo(7);
         assertThat(detail.path("column").asInt()).isEqualTo(13);
-        assertThat(Api.texts(detail.path("expected"), "x")).hasSize(4);
+        assertThat(SopApi.texts(detail.path("expected"), "x")).hasSize(4);
     }
 
     @Test
     void shouldRefuseStartWithContractErrors() {
-        Api.Response unknown = api.start("no-such-process", Map.of());
+        SopApi.Response unknown = api.start("no-such-process", Map.of());
         assertThat(unknown.status()).isEqualTo(404);
         assertThat(unknown.json().path("error").asString()).isEqualTo("not_found");
 
-        Api.Response invalid = api.start("review", Map.of("priority", "urgent"));
+        SopApi.Response invalid = api.start("review", Map.of("priority", "urgent"));
         assertThat(invalid.status()).isEqualTo(422);
         assertThat(invalid.json().path("error").asString()).isEqualTo("invalid_inputs");
-        assertThat(Api.texts(invalid.json().path("details"), "field")).containsExactlyInAnyOrder("inputs.title", "inputs.priority");
+        assertThat(SopApi.texts(invalid.json().path("details"), "field")).containsExactlyInAnyOrder("inputs.title", "inputs.priority");
 
-        Api.Response malformed = api.postRaw("/sop/review/start", "{\"inputs\": ", Map.of());
+        SopApi.Response malformed = api.postRaw("/sop/review/start", "{\"inputs\": ", Map.of());
         assertThat(malformed.status()).isEqualTo(400);
         assertThat(malformed.json().path("error").asString()).isEqualTo("invalid_payload");
 
-        Api.Response noInputs = api.post("/sop/review/start", Map.of("title", "x"));
+        SopApi.Response noInputs = api.post("/sop/review/start", Map.of("title", "x"));
         assertThat(noInputs.status()).isEqualTo(422);
         assertThat(noInputs.json().path("error").asString()).isEqualTo("invalid_inputs");
     }
@@ -189,7 +191,7 @@ class GatewayApiIT extends GatewayTestBase {
     @Test
     void shouldRefuseRequestsWithoutAValidToken() {
         assertThat(api.withToken(null).get("/sop/").status()).isEqualTo(401);
-        Api.Response wrong = api.withToken("not-a-token").get("/sop/");
+        SopApi.Response wrong = api.withToken("not-a-token").get("/sop/");
         assertThat(wrong.status()).isEqualTo(401);
         assertThat(wrong.json().path("error").asString()).isEqualTo("unauthorized");
     }
@@ -197,16 +199,16 @@ class GatewayApiIT extends GatewayTestBase {
     @Test
     void shouldCreateListAndRevokeTokensWhenManagedThroughTheApi() {
         // given
-        Api.Response created = api.post("/workspace/tokens", Map.of("name", "ci"));
+        SopApi.Response created = api.post("/workspace/tokens", Map.of("name", "ci"));
         assertThat(created.status()).isEqualTo(201);
         String secret = created.json().path("token").asString();
         String id = created.json().path("id").asString();
-        Api ci = api.withToken(secret);
+        SopApi ci = api.withToken(secret);
 
         // then
         assertThat(ci.get("/sop/").status()).isEqualTo(200);
         JsonNode listed = api.get("/workspace/tokens").json();
-        assertThat(Api.texts(listed, "id")).contains(id);
+        assertThat(SopApi.texts(listed, "id")).contains(id);
         assertThat(listed.toString()).doesNotContain(secret);
 
         // when
@@ -223,7 +225,7 @@ class GatewayApiIT extends GatewayTestBase {
         // given an instance in workspace default
         String id = api.start("review", Map.of("title", "secret plan")).json().path("id").asString();
         // and a token of another workspace, made through the same registry the API writes
-        Api other = api.withToken(OtherWorkspace.token(this));
+        SopApi other = api.withToken(OtherWorkspace.token(this));
 
         // then
         assertThat(other.get("/sop/review/" + id).status()).isEqualTo(404);
@@ -237,12 +239,12 @@ class GatewayApiIT extends GatewayTestBase {
     void shouldGiveOne200AndOne422WhenTwoSubmitsRace() throws Exception {
         String id = api.start("review", Map.of("title", "race")).json().path("id").asString();
 
-        CompletableFuture<Api.Response> first = CompletableFuture.supplyAsync(() -> api.submit("review", id, "read", Map.of("verdict", "accept")));
-        CompletableFuture<Api.Response> second = CompletableFuture.supplyAsync(() -> api.submit("review", id, "read", Map.of("verdict", "reject")));
+        CompletableFuture<SopApi.Response> first = CompletableFuture.supplyAsync(() -> api.submit("review", id, "read", Map.of("verdict", "accept")));
+        CompletableFuture<SopApi.Response> second = CompletableFuture.supplyAsync(() -> api.submit("review", id, "read", Map.of("verdict", "reject")));
 
         List<Integer> statuses = new ArrayList<>(List.of(first.get().status(), second.get().status()));
         assertThat(statuses).containsExactlyInAnyOrder(200, 422);
-        Api.Response loser = first.get().status() == 422 ? first.get() : second.get();
+        SopApi.Response loser = first.get().status() == 422 ? first.get() : second.get();
         assertThat(loser.json().path("error").asString()).isEqualTo("invalid_transition");
     }
 
@@ -250,7 +252,7 @@ class GatewayApiIT extends GatewayTestBase {
     void shouldRefuseSubmitsThatDoNotFit() {
         String id = api.start("review", Map.of("title", "t")).json().path("id").asString();
 
-        Api.Response badValue = api.submit("review", id, "read", Map.of("verdict", "maybe"));
+        SopApi.Response badValue = api.submit("review", id, "read", Map.of("verdict", "maybe"));
         assertThat(badValue.status()).isEqualTo(422);
         assertThat(badValue.json().path("error").asString()).isEqualTo("invalid_outputs");
         assertThat(badValue.json().path("details").get(0).path("expected").size()).isEqualTo(2);
@@ -259,7 +261,7 @@ class GatewayApiIT extends GatewayTestBase {
         assertThat(api.submit("review", "01JZZZZZZZZZZZZZZZZZZZZZZZ", "read", Map.of("verdict", "accept")).status()).isEqualTo(404);
 
         assertThat(api.post("/sop/review/" + id + "/cancel", Map.of()).json().path("state").asString()).isEqualTo("cancelled");
-        Api.Response afterCancel = api.submit("review", id, "read", Map.of("verdict", "accept"));
+        SopApi.Response afterCancel = api.submit("review", id, "read", Map.of("verdict", "accept"));
         assertThat(afterCancel.status()).isEqualTo(422);
         assertThat(afterCancel.json().path("error").asString()).isEqualTo("invalid_transition");
         assertThat(api.post("/sop/review/" + id + "/cancel", Map.of()).status()).isEqualTo(422);
@@ -271,10 +273,10 @@ class GatewayApiIT extends GatewayTestBase {
         String callbackUrl = api.get("/sop/identity-check/" + id + "/steps").json().get(0).path("callback_url").asString();
         assertThat(callbackUrl).startsWith("http://localhost:" + port + "/sop/webhooks/");
         String path = callbackUrl.substring(("http://localhost:" + port).length());
-        Api anonymous = api.withToken(null);
+        SopApi anonymous = api.withToken(null);
 
-        Api.Response first = anonymous.post(path, Map.of("status", "verified"));
-        Api.Response replay = anonymous.post(path, Map.of("status", "verified"));
+        SopApi.Response first = anonymous.post(path, Map.of("status", "verified"));
+        SopApi.Response replay = anonymous.post(path, Map.of("status", "verified"));
 
         assertThat(first.status()).isEqualTo(200);
         assertThat(first.json().path("received").asBoolean()).isTrue();
@@ -290,9 +292,9 @@ class GatewayApiIT extends GatewayTestBase {
     void shouldStartAnInstanceFromASignedTrigger() {
         String body = "{\"email\":\"ada@example.com\",\"plan\":\"pro\"}";
         String signature = SignatureVerifier.sign(TRIGGER_SECRET, body.getBytes(StandardCharsets.UTF_8));
-        Api anonymous = api.withToken(null);
+        SopApi anonymous = api.withToken(null);
 
-        Api.Response started = anonymous.postRaw("/sop/triggers/onboarding", body, Map.of("X-Hub-Signature-256", signature));
+        SopApi.Response started = anonymous.postRaw("/sop/triggers/onboarding", body, Map.of("X-Hub-Signature-256", signature));
 
         assertThat(started.status()).isEqualTo(201);
         assertThat(started.json().path("state").asString()).isEqualTo("running");
@@ -306,14 +308,14 @@ class GatewayApiIT extends GatewayTestBase {
     @Test
     void shouldRefuseTriggersWithBadSignaturesOrMissingSecrets() {
         String body = "{\"email\":\"ada@example.com\"}";
-        Api anonymous = api.withToken(null);
+        SopApi anonymous = api.withToken(null);
 
-        Api.Response bad = anonymous.postRaw("/sop/triggers/onboarding", body, Map.of("X-Hub-Signature-256", "sha256=" + "0".repeat(64)));
-        Api.Response missing = anonymous.postRaw("/sop/triggers/onboarding", body, Map.of());
-        Api.Response tampered = anonymous.postRaw("/sop/triggers/onboarding", body.replace("ada", "eve"),
+        SopApi.Response bad = anonymous.postRaw("/sop/triggers/onboarding", body, Map.of("X-Hub-Signature-256", "sha256=" + "0".repeat(64)));
+        SopApi.Response missing = anonymous.postRaw("/sop/triggers/onboarding", body, Map.of());
+        SopApi.Response tampered = anonymous.postRaw("/sop/triggers/onboarding", body.replace("ada", "eve"),
                 Map.of("X-Hub-Signature-256", SignatureVerifier.sign(TRIGGER_SECRET, body.getBytes(StandardCharsets.UTF_8))));
-        Api.Response unset = anonymous.postRaw("/sop/triggers/onboarding-unset", body, Map.of());
-        Api.Response unknown = anonymous.postRaw("/sop/triggers/review", body, Map.of());
+        SopApi.Response unset = anonymous.postRaw("/sop/triggers/onboarding-unset", body, Map.of());
+        SopApi.Response unknown = anonymous.postRaw("/sop/triggers/review", body, Map.of());
 
         assertThat(bad.status()).isEqualTo(401);
         assertThat(bad.json().path("error").asString()).isEqualTo("invalid_signature");
@@ -330,16 +332,16 @@ class GatewayApiIT extends GatewayTestBase {
             api.start("review", Map.of("title", "page " + i));
         }
 
-        Api.Response firstPage = api.get("/sop/instances?process=review&limit=2");
+        SopApi.Response firstPage = api.get("/sop/instances?process=review&limit=2");
         assertThat(firstPage.status()).isEqualTo(200);
         assertThat(firstPage.json().size()).isEqualTo(2);
         String link = firstPage.header("Link");
         assertThat(link).contains("rel=\"next\"").contains("cursor=");
         String next = link.substring(link.indexOf("/sop/instances"), link.indexOf('>'));
-        Api.Response secondPage = api.get(next);
+        SopApi.Response secondPage = api.get(next);
         assertThat(secondPage.json().size()).isPositive();
-        assertThat(Api.texts(secondPage.json(), "id")).doesNotContainAnyElementsOf(Api.texts(firstPage.json(), "id"));
-        assertThat(Api.texts(api.get("/sop/instances?state=waiting&process=review&limit=500").json(), "state")).containsOnly("waiting");
+        assertThat(SopApi.texts(secondPage.json(), "id")).doesNotContainAnyElementsOf(SopApi.texts(firstPage.json(), "id"));
+        assertThat(SopApi.texts(api.get("/sop/instances?state=waiting&process=review&limit=500").json(), "state")).containsOnly("waiting");
         assertThat(api.get("/sop/instances?state=exploded").status()).isEqualTo(400);
     }
 
@@ -372,35 +374,35 @@ class GatewayApiIT extends GatewayTestBase {
         cases.put("GET /sop/steps/pending?type=robot", 400);
         for (var entry : cases.entrySet()) {
             String[] parts = entry.getKey().split(" ", 2);
-            Api.Response response = parts[0].equals("GET") ? api.get(parts[1]) : api.delete(parts[1]);
+            SopApi.Response response = parts[0].equals("GET") ? api.get(parts[1]) : api.delete(parts[1]);
             assertThat(response.status()).as(entry.getKey()).isEqualTo(entry.getValue());
             assertThat(response.json().path("error").isString()).as(entry.getKey()).isTrue();
         }
         List<String> badBodies = List.of("", "null", "[]", "42", "\"text\"", "{", "{\"inputs\": []}", "{\"inputs\": \"x\"}",
                 "{\"inputs\": {\"title\": 5}}", "{\"inputs\": {\"title\": \"x\", \"extra\": 1}}", "\u0000\u0001", "{\"inputs\": {}} trailing");
         for (String body : badBodies) {
-            Api.Response response = api.postRaw("/sop/review/start", body, Map.of());
+            SopApi.Response response = api.postRaw("/sop/review/start", body, Map.of());
             assertThat(response.status()).as(body).isBetween(400, 499);
             assertThat(response.json().path("error").isString()).as(body).isTrue();
         }
-        Api.Response wrongType = api.postRaw("/sop/review/start", "inputs=x", Map.of("Content-Type", "text/plain"));
+        SopApi.Response wrongType = api.postRaw("/sop/review/start", "inputs=x", Map.of("Content-Type", "text/plain"));
         assertThat(wrongType.status()).isBetween(400, 499);
-        Api.Response tooLarge = api.postRaw("/sop/review/start", "{\"inputs\":{\"title\":\"" + "x".repeat(1_100_000) + "\"}}", Map.of());
+        SopApi.Response tooLarge = api.postRaw("/sop/review/start", "{\"inputs\":{\"title\":\"" + "x".repeat(1_100_000) + "\"}}", Map.of());
         assertThat(tooLarge.status()).isEqualTo(413);
         assertThat(tooLarge.json().path("error").asString()).isEqualTo("payload_too_large");
-        Api.Response hugeFile = api.register("# " + "x".repeat(300 * 1024));
+        SopApi.Response hugeFile = api.register("# " + "x".repeat(300 * 1024));
         assertThat(hugeFile.status()).isEqualTo(413);
-        Api.Response notMultipart = api.post("/sop/processes/register", Map.of("file", "x"));
+        SopApi.Response notMultipart = api.post("/sop/processes/register", Map.of("file", "x"));
         assertThat(notMultipart.status()).isBetween(400, 499);
         assertThat(notMultipart.json().path("error").isString()).isTrue();
     }
 
     @Test
     void shouldServeOpenApiAndPrometheus() {
-        Api.Response openapi = api.withToken(null).get("/openapi.json");
+        SopApi.Response openapi = api.withToken(null).get("/openapi.json");
         assertThat(openapi.status()).isEqualTo(200);
         assertThat(openapi.json().path("paths").has("/sop/{name}/start")).isTrue();
-        Api.Response prometheus = api.withToken(null).get("/actuator/prometheus");
+        SopApi.Response prometheus = api.withToken(null).get("/actuator/prometheus");
         assertThat(prometheus.status()).isEqualTo(200);
         assertThat(prometheus.body()).contains("http_server_requests");
     }

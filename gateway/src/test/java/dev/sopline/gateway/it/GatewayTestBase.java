@@ -1,5 +1,7 @@
 package dev.sopline.gateway.it;
 
+import dev.sopline.testing.SopApi;
+
 import dev.sopline.gateway.auth.TriggerSecrets;
 import dev.sopline.testing.SharedKafka;
 import java.io.IOException;
@@ -44,8 +46,8 @@ abstract class GatewayTestBase {
         });
     }
 
-    Api api() {
-        return new Api("http://localhost:" + port, TOKEN);
+    SopApi api() {
+        return new SopApi("http://localhost:" + port, TOKEN);
     }
 
     @TestConfiguration

@@ -1,4 +1,4 @@
-package dev.sopline.gateway.it;
+package dev.sopline.testing;
 
 import dev.sopline.schemas.json.Json;
 import java.io.IOException;
@@ -13,44 +13,44 @@ import java.util.UUID;
 import tools.jackson.databind.JsonNode;
 
 /** A plain HTTP client for the gateway, as a script or an agent would use it. */
-final class Api {
+public final class SopApi {
 
     private final HttpClient client = HttpClient.newHttpClient();
     private final String base;
     private final String token;
 
-    Api(String base, String token) {
+    public SopApi(String base, String token) {
         this.base = base;
         this.token = token;
     }
 
-    Api withToken(String other) {
-        return new Api(base, other);
+    public SopApi withToken(String other) {
+        return new SopApi(base, other);
     }
 
-    record Response(int status, String body, java.net.http.HttpHeaders headers) {
-        JsonNode json() {
+    public record Response(int status, String body, java.net.http.HttpHeaders headers) {
+        public JsonNode json() {
             return Json.mapper().readTree(body);
         }
 
-        String header(String name) {
+        public String header(String name) {
             return headers.firstValue(name).orElse(null);
         }
     }
 
-    Response get(String path) {
+    public Response get(String path) {
         return send(request(path).GET());
     }
 
-    Response delete(String path) {
+    public Response delete(String path) {
         return send(request(path).DELETE());
     }
 
-    Response post(String path, Object body) {
+    public Response post(String path, Object body) {
         return postRaw(path, Json.mapper().writeValueAsString(body), Map.of());
     }
 
-    Response postRaw(String path, String body, Map<String, String> headers) {
+    public Response postRaw(String path, String body, Map<String, String> headers) {
         HttpRequest.Builder builder = request(path).POST(HttpRequest.BodyPublishers.ofString(body));
         if (!headers.containsKey("Content-Type")) {
             builder.header("Content-Type", "application/json");
@@ -59,7 +59,7 @@ final class Api {
         return send(builder);
     }
 
-    Response register(String yaml) {
+    public Response register(String yaml) {
         String boundary = "----sop" + UUID.randomUUID();
         String body = "--" + boundary + "\r\n"
                 + "Content-Disposition: form-data; name=\"file\"; filename=\"process.yaml\"\r\n"
@@ -70,11 +70,11 @@ final class Api {
                 .POST(HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8)));
     }
 
-    Response start(String process, Map<String, Object> inputs) {
+    public Response start(String process, Map<String, Object> inputs) {
         return post("/sop/" + process + "/start", Map.of("inputs", inputs));
     }
 
-    Response submit(String process, String id, String step, Map<String, Object> outputs) {
+    public Response submit(String process, String id, String step, Map<String, Object> outputs) {
         return post("/sop/" + process + "/" + id + "/steps/" + step + "/submit", Map.of("outputs", outputs));
     }
 
@@ -98,7 +98,7 @@ final class Api {
         }
     }
 
-    static List<String> texts(JsonNode array, String field) {
+    public static List<String> texts(JsonNode array, String field) {
         return java.util.stream.StreamSupport.stream(array.spliterator(), false).map(node -> node.path(field).asString()).toList();
     }
 }

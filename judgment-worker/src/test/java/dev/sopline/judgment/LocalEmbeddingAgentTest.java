@@ -1,0 +1,65 @@
+package dev.sopline.judgment;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.sopline.schemas.definition.FieldType;
+import dev.sopline.schemas.definition.OutputDeclaration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** The offline agent with the real all-MiniLM-L6-v2 model shipped in its Maven artifact. */
+class LocalEmbeddingAgentTest {
+
+    private static final double THRESHOLD = 0.7;
+    private static LocalEmbeddingAgent agent;
+
+    @BeforeAll
+    static void loadModel() {
+        agent = new LocalEmbeddingAgent();
+    }
+
+    private static JudgmentRequest triage(String ticket) {
+        return new JudgmentRequest("support", "Route the support ticket", "Choose the team that handles this ticket.",
+                Map.of("ticket", ticket),
+                List.of(new OutputDeclaration("team", FieldType.ENUM, List.of("billing", "shipping", "technical"), null, null)));
+    }
+
+    @Test
+    void shouldPickTheObviousValueConfidentlyWhenTheInputsAreClear() throws Exception {
+        AgentAnswer billing = agent.decide(triage("I was charged twice for my invoice, please refund the payment on my credit card"));
+        AgentAnswer shipping = agent.decide(triage("My parcel never arrived, the delivery tracking number shows the package is lost"));
+
+        assertThat(billing.outputs()).isEqualTo(Map.of("team", "billing"));
+        assertThat(shipping.outputs()).isEqualTo(Map.of("team", "shipping"));
+        assertThat(billing.confidence()).isGreaterThanOrEqualTo(THRESHOLD);
+        assertThat(shipping.confidence()).isGreaterThanOrEqualTo(THRESHOLD);
+        assertThat(billing.model()).isEqualTo("local/all-minilm-l6-v2");
+        assertThat(billing.rationale()).contains("billing");
+    }
+
+    @Test
+    void shouldHaveLowConfidenceWhenTheInputsSaySomethingUnrelated() throws Exception {
+        AgentAnswer answer = agent.decide(triage("hello"));
+
+        assertThat(answer.confidence()).isLessThan(THRESHOLD);
+    }
+
+    @Test
+    void shouldRefuseWhenAnOutputIsFreeText() {
+        JudgmentRequest request = new JudgmentRequest("p", "Summarise", null, Map.of("text", "long"),
+                List.of(new OutputDeclaration("summary", FieldType.STRING, List.of(), null, null)));
+
+        assertThatThrownBy(() -> agent.decide(request)).isInstanceOf(UndecidableException.class).hasMessageContaining("summary");
+    }
+
+    @Test
+    void shouldAnswerBooleansWithTrueOrFalse() throws Exception {
+        JudgmentRequest request = new JudgmentRequest("p", "Is this urgent", null, Map.of("ticket", "Production is down, all customers affected"),
+                List.of(new OutputDeclaration("urgent", FieldType.BOOLEAN, List.of(), null, null)));
+
+        assertThat(agent.decide(request).outputs().get("urgent")).isInstanceOf(Boolean.class);
+    }
+}
