@@ -2,7 +2,7 @@ package dev.sopline.judgment;
 
 import dev.sopline.worker.SopWorker;
 import org.springframework.beans.factory.annotation.Value;
-import org.springframework.boot.SpringApplication;
+import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.context.annotation.Bean;
@@ -12,7 +12,8 @@ import org.springframework.context.annotation.Bean;
 public class JudgmentWorkerApplication {
 
     public static void main(String[] args) {
-        SpringApplication.run(JudgmentWorkerApplication.class, args);
+        // Its own config name, so it never shadows the gateway's application.properties when both are on a classpath.
+        new SpringApplicationBuilder(JudgmentWorkerApplication.class).properties("spring.config.name=judgment-worker").run(args);
     }
 
     @Bean

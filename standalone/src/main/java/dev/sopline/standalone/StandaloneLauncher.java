@@ -1,6 +1,9 @@
 package dev.sopline.standalone;
 
 import dev.sopline.gateway.GatewayApplication;
+import dev.sopline.judgment.AgentProviders;
+import dev.sopline.judgment.JudgmentWorker;
+import dev.sopline.worker.SopWorker;
 import java.nio.file.Path;
 import java.util.Map;
 import org.slf4j.Logger;
@@ -10,8 +13,9 @@ import org.springframework.context.ConfigurableApplicationContext;
 
 /**
  * Starts the whole platform in one JVM: an embedded broker (unless {@code KAFKA_BOOTSTRAP_SERVERS} names a cluster),
- * then the gateway with its engine. One shutdown hook stops them in that order reversed, so the engine commits and
- * leaves before the broker goes.
+ * the gateway with its engine, and the judgment worker ({@code SOP_LLM_PROVIDER}, offline {@code local} by default;
+ * {@code SOP_JUDGMENT_WORKER=false} leaves it out). One shutdown hook stops them in reverse order, so the engine
+ * commits and leaves before the broker goes.
  */
 public final class StandaloneLauncher {
 
@@ -37,8 +41,14 @@ public final class StandaloneLauncher {
         System.setProperty("sop.kafka.bootstrap-servers", bootstrap);
         System.setProperty("sop.data-dir", dataDir.toString());
         ConfigurableApplicationContext context = application.run(args);
+        SopWorker judgment = "false".equals(env.get("SOP_JUDGMENT_WORKER"))
+                ? null
+                : JudgmentWorker.start(bootstrap, AgentProviders.fromEnvironment(env), 2);
         EmbeddedBroker started = broker;
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            if (judgment != null) {
+                judgment.close();
+            }
             context.close();
             if (started != null) {
                 started.close();
