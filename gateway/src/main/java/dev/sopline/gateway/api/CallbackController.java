@@ -21,6 +21,7 @@ import org.springframework.web.bind.annotation.RestController;
 public class CallbackController {
 
     private static final Pattern ULID = Pattern.compile("[0-9A-HJKMNP-TV-Z]{26}");
+    private static final java.time.Duration OWNER_VISIBLE_WITHIN = java.time.Duration.ofSeconds(3);
 
     private final EngineAccess engine;
     private final CommandBus commands;
@@ -30,9 +31,28 @@ public class CallbackController {
         this.commands = commands;
     }
 
+    /**
+     * The owner index is a global store fed by committed records, while a step's callback URL can be read a moment
+     * before its transaction commits; an id not found at once is looked up again for a short while.
+     */
+    private java.util.Optional<CallbackOwner> findOwner(String callbackId) {
+        long deadline = System.nanoTime() + OWNER_VISIBLE_WITHIN.toNanos();
+        java.util.Optional<CallbackOwner> owner = engine.queries().callbackOwner(callbackId);
+        while (owner.isEmpty() && System.nanoTime() < deadline) {
+            try {
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+            owner = engine.queries().callbackOwner(callbackId);
+        }
+        return owner;
+    }
+
     @PostMapping("/sop/webhooks/{callbackId}")
     public ResponseEntity<Object> deliver(@PathVariable String callbackId, @RequestBody(required = false) byte[] body) {
-        CallbackOwner owner = (ULID.matcher(callbackId).matches() ? engine.queries().callbackOwner(callbackId) : java.util.Optional.<CallbackOwner>empty())
+        CallbackOwner owner = (ULID.matcher(callbackId).matches() ? findOwner(callbackId) : java.util.Optional.<CallbackOwner>empty())
                 .orElseThrow(() -> ProcessController.notFound("Expected a callback id issued by a webhook step, but this one is unknown"));
         Object payload = body == null || body.length == 0 ? Map.of() : JsonBodies.toValue(JsonBodies.parse(body));
         ResolveCallback resolve = new ResolveCallback(InstanceController.newCommandId(), owner.workspace(), owner.instanceId(), callbackId, payload);

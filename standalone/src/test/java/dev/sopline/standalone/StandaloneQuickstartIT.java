@@ -1,0 +1,108 @@
+package dev.sopline.standalone;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.sopline.example.ExampleWorker;
+import dev.sopline.testing.SopApi;
+import dev.sopline.worker.SopWorker;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * The README's quickstart against the standalone jar in its own process, with the example worker: killed with
+ * SIGKILL half-way, started again on the same data directory, every instance still finishes.
+ */
+class StandaloneQuickstartIT {
+
+    private static final String TOKEN = "standalone-it-token";
+    private static final String PROCESS = "expense-approval";
+
+    @Test
+    void shouldFinishEveryInstanceWhenKilledAndRestartedOnTheSameDataDirectory() throws Exception {
+        Path dataDir = Files.createTempDirectory("standalone-it").resolve("data");
+        Files.createDirectories(dataDir);
+        int httpPort = StandaloneProcess.freePort();
+        int kafkaPort = StandaloneProcess.freePort();
+        Map<String, String> env = Map.of(
+                "SOP_HTTP_PORT", String.valueOf(httpPort),
+                "SOP_KAFKA_PORT", String.valueOf(kafkaPort),
+                "SOP_KAFKA_CONTROLLER_PORT", String.valueOf(StandaloneProcess.freePort()),
+                "SOP_BOOTSTRAP_TOKEN", TOKEN);
+        String baseUrl = "http://localhost:" + httpPort;
+        SopApi api = new SopApi(baseUrl, TOKEN);
+        List<String> ids = new ArrayList<>();
+
+        try (StandaloneProcess platform = new StandaloneProcess(dataDir, env)) {
+            platform.start();
+            Duration firstStart = platform.awaitHealthy(baseUrl, Duration.ofSeconds(120));
+            System.out.println("Standalone healthy after " + firstStart.toMillis() + " ms");
+
+            assertThat(api.register(Files.readString(Path.of("..", "examples", "expense-approval.yaml"))).status()).isEqualTo(201);
+            for (int i = 0; i < 4; i++) {
+                SopApi.Response started = api.start(PROCESS, Map.of("employee", "e" + i, "amount", 40 + i, "category", "travel"));
+                assertThat(started.status()).isEqualTo(201);
+                ids.add(started.json().path("id").asString());
+            }
+            for (String id : ids.subList(0, 2)) {
+                assertThat(api.submit(PROCESS, id, "review", Map.of("decision", "approved", "comment", "ok")).status()).isEqualTo(200);
+            }
+
+            platform.kill();
+
+            platform.start();
+            platform.awaitHealthy(baseUrl, Duration.ofSeconds(120));
+            for (String id : ids) {
+                assertThat(api.get("/sop/" + PROCESS + "/" + id).status()).as("instance %s survived", id).isEqualTo(200);
+            }
+            assertThat(api.get("/sop/" + PROCESS + "/schema").status()).isEqualTo(200);
+            for (String id : ids.subList(2, 4)) {
+                assertThat(api.submit(PROCESS, id, "review", Map.of("decision", "approved", "comment", "ok")).status()).isEqualTo(200);
+            }
+
+            SopWorker worker = ExampleWorker.start("localhost:" + kafkaPort);
+            try {
+                for (String id : ids) {
+                    finish(api, id);
+                }
+            } finally {
+                worker.close();
+            }
+            for (String id : ids) {
+                JsonNode instance = api.get("/sop/" + PROCESS + "/" + id).json();
+                assertThat(instance.path("state").asString()).as(id).isEqualTo("completed");
+                assertThat(instance.path("outputs").path("bank_status").asString()).isEqualTo("settled");
+                assertThat(instance.path("outputs").path("receipt").asString()).startsWith("r-");
+            }
+            assertThat(platform.stop()).as("clean exit on SIGTERM").isIn(0, 130, 143);
+        }
+    }
+
+    /** Resolves what is left of one instance as the quickstart does: the judgment (if escalated) and the bank callback. */
+    private static void finish(SopApi api, String id) {
+        await().atMost(Duration.ofSeconds(60)).until(() -> !"active".equals(step(api, id, "policy-check").path("state").asString())
+                || step(api, id, "policy-check").path("escalated").asBoolean());
+        if ("active".equals(step(api, id, "policy-check").path("state").asString())) {
+            assertThat(api.submit(PROCESS, id, "policy-check", Map.of("compliant", "yes")).status()).isEqualTo(200);
+        }
+        await().atMost(Duration.ofSeconds(60)).until(() -> "active".equals(step(api, id, "bank-confirmation").path("state").asString()));
+        String callbackUrl = step(api, id, "bank-confirmation").path("callback_url").asString();
+        String path = callbackUrl.substring(callbackUrl.indexOf("/sop/webhooks/"));
+        assertThat(api.withToken(null).post(path, Map.of("status", "settled")).status()).isEqualTo(200);
+    }
+
+    private static JsonNode step(SopApi api, String id, String stepId) {
+        for (JsonNode step : api.get("/sop/" + PROCESS + "/" + id + "/steps").json()) {
+            if (step.path("id").asString().equals(stepId)) {
+                return step;
+            }
+        }
+        throw new AssertionError("no step " + stepId);
+    }
+}
