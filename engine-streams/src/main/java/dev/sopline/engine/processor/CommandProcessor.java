@@ -9,6 +9,7 @@ import dev.sopline.engine.handler.DefinitionLookup;
 import dev.sopline.engine.handler.ProcessDecision;
 import dev.sopline.engine.handler.ProcessHandler;
 import dev.sopline.engine.handler.TimerHandler;
+import dev.sopline.engine.state.IdempotencyRecord;
 import dev.sopline.engine.state.Instance;
 import dev.sopline.engine.state.InstanceStore;
 import dev.sopline.engine.state.PendingStepStore;
@@ -17,6 +18,9 @@ import dev.sopline.engine.state.Timer;
 import dev.sopline.engine.topology.EngineTopology;
 import dev.sopline.schemas.command.Command;
 import dev.sopline.schemas.command.CommandReply;
+import dev.sopline.schemas.command.ErrorCodes;
+import dev.sopline.schemas.command.IdempotencyKey;
+import dev.sopline.schemas.command.IdempotentCommand;
 import dev.sopline.schemas.command.InstanceCommand;
 import dev.sopline.schemas.command.InstanceKeys;
 import dev.sopline.schemas.command.RegisterProcess;
@@ -64,6 +68,7 @@ public final class CommandProcessor implements Processor<String, Command, String
     private KeyValueStore<String, ProcessVersions> processes;
     private KeyValueStore<String, Timer> timers;
     private PendingStepStore pending;
+    private KeyValueStore<String, IdempotencyRecord> idempotency;
 
     public CommandProcessor(Duration timerInterval, IdGenerator ids) {
         this.timerInterval = timerInterval;
@@ -82,6 +87,7 @@ public final class CommandProcessor implements Processor<String, Command, String
         this.processes = context.getStateStore(EngineTopology.PROCESSES_STORE);
         this.timers = context.getStateStore(EngineTopology.TIMERS_STORE);
         this.pending = new PendingStepStore(context.getStateStore(EngineTopology.PENDING_STORE));
+        this.idempotency = context.getStateStore(EngineTopology.IDEMPOTENCY_STORE);
         context.schedule(timerInterval, PunctuationType.WALL_CLOCK_TIME, this::fireDueTimers);
     }
 
@@ -95,18 +101,47 @@ public final class CommandProcessor implements Processor<String, Command, String
         if (command instanceof RegisterProcess register) {
             String key = InstanceKeys.processKey(register.workspace(), register.file().process().name());
             apply(processHandler.register(register, Optional.ofNullable(processes.get(key)), now), key, now);
+        } else if (command instanceof IdempotentCommand idempotent) {
+            processIdempotent(idempotent, now);
         } else if (command instanceof InstanceCommand instanceCommand) {
-            Optional<Instance> current = instances.find(instanceCommand.workspace(), instanceCommand.instanceId());
-            Decision decision;
-            try {
-                decision = handlers.decide(instanceCommand, current, now);
-            } catch (KafkaException e) {
-                throw e;
-            } catch (RuntimeException e) {
-                decision = failOnEngineError(instanceCommand, current, e, now);
-            }
-            apply(decision, current.orElse(null), instanceCommand.instanceId(), now);
+            Decided decided = decide(instanceCommand, now);
+            apply(decided.decision(), decided.before(), instanceCommand.instanceId(), now);
         }
+    }
+
+    /** One read of the instance, then the handler's decision; nothing is written yet. */
+    private Decided decide(InstanceCommand command, Instant now) {
+        Optional<Instance> current = instances.find(command.workspace(), command.instanceId());
+        try {
+            return new Decided(current.orElse(null), handlers.decide(command, current, now));
+        } catch (KafkaException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            return new Decided(current.orElse(null), failOnEngineError(command, current, e, now));
+        }
+    }
+
+    private record Decided(Instance before, Decision decision) {}
+
+    /** A repeat gets the first answer; the same key with another request is refused; a new key is decided and kept. */
+    private void processIdempotent(IdempotentCommand idempotent, Instant now) {
+        IdempotencyKey key = idempotent.idempotency();
+        IdempotencyRecord seen = idempotency.get(key.scope());
+        if (seen != null && now.isBefore(seen.expiresAt())) {
+            forwardReply(seen.requestHash().equals(key.requestHash())
+                    ? seen.reply().answering(idempotent.commandId())
+                    : CommandReply.rejected(idempotent.commandId(), 422, ErrorCodes.IDEMPOTENCY_KEY_REUSED,
+                            "Expected a new Idempotency-Key for a different request, but this key was used for another one"), now);
+            return;
+        }
+        Decided decided = decide(idempotent.command(), now);
+        decided.decision().reply().filter(reply -> reply.status() < 500).ifPresent(reply -> {
+            Instant expiresAt = now.plus(IdempotencyRecord.RETENTION);
+            idempotency.put(key.scope(), new IdempotencyRecord(key.requestHash(), reply, expiresAt));
+            timers.put(new Timer(expiresAt, Timer.Kind.FORGET_IDEMPOTENCY, idempotent.workspace(), key.scope(), null, 0).storeKey(),
+                    new Timer(expiresAt, Timer.Kind.FORGET_IDEMPOTENCY, idempotent.workspace(), key.scope(), null, 0));
+        });
+        apply(decided.decision(), decided.before(), idempotent.instanceId(), now);
     }
 
     private void fireDueTimers(long wallClockMillis) {
@@ -118,7 +153,9 @@ public final class CommandProcessor implements Processor<String, Command, String
         for (KeyValue<String, Timer> entry : due) {
             timers.delete(entry.key);
             Timer timer = entry.value;
-            if (timer.kind() == Timer.Kind.SCHEDULE) {
+            if (timer.kind() == Timer.Kind.FORGET_IDEMPOTENCY) {
+                idempotency.delete(timer.target());
+            } else if (timer.kind() == Timer.Kind.SCHEDULE) {
                 String key = InstanceKeys.processKey(timer.workspace(), timer.target());
                 apply(processHandler.fire(timer, Optional.ofNullable(processes.get(key)), now), key, now);
             } else {

@@ -22,7 +22,9 @@ public record Timer(Instant dueAt, Kind kind, String workspace, String target, S
         /** The step's timeout has passed: fail the step and the instance. */
         STEP_TIMEOUT,
         /** A schedule trigger's cron fires: start an instance. */
-        SCHEDULE
+        SCHEDULE,
+        /** An idempotency key's 24 hours are over: forget its answer. */
+        FORGET_IDEMPOTENCY
     }
 
     /** Store key: due time first, so a range scan up to "now" finds exactly the due timers in order. */

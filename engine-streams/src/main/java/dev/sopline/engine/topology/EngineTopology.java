@@ -2,6 +2,7 @@ package dev.sopline.engine.topology;
 
 import dev.sopline.engine.processor.CommandProcessor;
 import dev.sopline.engine.processor.GlobalStoreUpdater;
+import dev.sopline.engine.state.IdempotencyRecord;
 import dev.sopline.engine.state.Instance;
 import dev.sopline.engine.state.ProcessVersions;
 import dev.sopline.engine.state.Timer;
@@ -36,6 +37,7 @@ public final class EngineTopology {
     public static final String PROCESSES_STORE = "processes";
     public static final String TIMERS_STORE = "timers";
     public static final String PENDING_STORE = "pending-steps";
+    public static final String IDEMPOTENCY_STORE = "idempotency";
     public static final String DEFINITIONS_STORE = "definitions";
     public static final String CALLBACKS_STORE = "callbacks";
 
@@ -92,6 +94,8 @@ public final class EngineTopology {
                 new JsonSerde<>(Timer.class)), COMMAND_PROCESSOR);
         topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(PENDING_STORE), Serdes.String(),
                 new JsonSerde<>(PendingStep.class)), COMMAND_PROCESSOR);
+        topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(IDEMPOTENCY_STORE), Serdes.String(),
+                new JsonSerde<>(IdempotencyRecord.class)), COMMAND_PROCESSOR);
 
         topology.addSink(EVENTS_SINK, Topics.EVENTS, keyWriter, Serdes.ByteArray().serializer(), COMMAND_PROCESSOR);
         for (StepType type : StepType.values()) {

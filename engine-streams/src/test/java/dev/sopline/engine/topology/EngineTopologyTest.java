@@ -628,4 +628,54 @@ class EngineTopologyTest {
         engine.advance(Duration.ofHours(5));
         assertThat(engine.followUps()).as("missed fires start one instance, not one per miss").hasSize(1);
     }
+
+    // --- idempotency keys
+
+    private CommandReply idempotentStart(String instanceId, String key, String requestHash, Map<String, Object> inputs) {
+        return engine.send(new dev.sopline.schemas.command.IdempotentCommand(
+                new dev.sopline.schemas.command.IdempotencyKey("default|tok_1|" + key, requestHash),
+                new StartInstance("cmd-" + instanceId + "-" + requestHash, WORKSPACE, instanceId, "two-step", inputs, null, StartInstance.API)));
+    }
+
+    @Test
+    void shouldAnswerTheFirstReplyAndStartOneInstanceWhenAnIdempotentStartIsRepeated() {
+        // given
+        engine.register("two-step.yaml");
+        CommandReply first = idempotentStart(ID, "key-1", "hash-a", Map.of("title", "t"));
+
+        // when: the client retries; the gateway mints another instance id for the retry
+        CommandReply repeat = idempotentStart(OTHER_ID, "key-1", "hash-a", Map.of("title", "t"));
+
+        // then
+        assertThat(repeat.status()).isEqualTo(201);
+        assertThat(repeat.body()).isEqualTo(first.body());
+        assertThat(engine.instance(ID)).isNotNull();
+        assertThat(engine.instance(OTHER_ID)).isNull();
+    }
+
+    @Test
+    void shouldRefuseWithIdempotencyKeyReusedWhenTheSameKeyComesWithAnotherRequest() {
+        engine.register("two-step.yaml");
+        idempotentStart(ID, "key-2", "hash-a", Map.of("title", "t"));
+
+        CommandReply other = idempotentStart(OTHER_ID, "key-2", "hash-b", Map.of("title", "different"));
+
+        assertThat(other.status()).isEqualTo(422);
+        assertThat(other.error()).isEqualTo("idempotency_key_reused");
+        assertThat(engine.instance(OTHER_ID)).isNull();
+    }
+
+    @Test
+    void shouldRepeatRejectionsAndForgetKeysAfterTwentyFourHours() {
+        engine.register("two-step.yaml");
+        CommandReply invalid = idempotentStart(ID, "key-3", "hash-a", Map.of());
+        assertThat(invalid.status()).isEqualTo(422);
+        assertThat(idempotentStart(ID, "key-3", "hash-a", Map.of()).error()).isEqualTo("invalid_inputs");
+
+        engine.advance(Duration.ofHours(24).plusSeconds(1));
+
+        CommandReply afterExpiry = idempotentStart(OTHER_ID, "key-3", "hash-b", Map.of("title", "now valid"));
+        assertThat(afterExpiry.status()).isEqualTo(201);
+        assertThat(engine.instance(OTHER_ID)).isNotNull();
+    }
 }

@@ -4,6 +4,9 @@ import com.github.f4b6a3.ulid.UlidCreator;
 import dev.sopline.engine.query.InstanceFilter;
 import dev.sopline.engine.query.Page;
 import dev.sopline.gateway.command.CommandBus;
+import dev.sopline.gateway.command.IdempotencyKeys;
+import dev.sopline.schemas.command.IdempotencyKey;
+import java.util.Optional;
 import dev.sopline.gateway.engine.EngineAccess;
 import dev.sopline.gateway.web.ApiException;
 import dev.sopline.gateway.web.JsonBodies;
@@ -36,11 +39,13 @@ public class InstanceController {
     private final EngineAccess engine;
     private final CommandBus commands;
     private final RequestScope scope;
+    private final IdempotencyKeys idempotency;
 
-    public InstanceController(EngineAccess engine, CommandBus commands, RequestScope scope) {
+    public InstanceController(EngineAccess engine, CommandBus commands, RequestScope scope, IdempotencyKeys idempotency) {
         this.engine = engine;
         this.commands = commands;
         this.scope = scope;
+        this.idempotency = idempotency;
     }
 
     @PostMapping("/sop/{name}/start")
@@ -56,9 +61,10 @@ public class InstanceController {
         if (engine.queries().process(workspace, name).isEmpty()) {
             throw ProcessController.notFound("Expected a published process named '%s', but there is none".formatted(name));
         }
-        StartInstance start = new StartInstance(newCommandId(), workspace, UlidCreator.getMonotonicUlid().toString(), name,
-                JsonBodies.toMap(inputs), null, StartInstance.API);
-        return Replies.toResponse(commands.send(start), reply -> reply);
+        Optional<IdempotencyKey> key = idempotency.of(request, workspace, scope.caller(request), body);
+        String instanceId = key.map(found -> commands.instanceIdOnPartitionOf(found.scope())).orElseGet(() -> UlidCreator.getMonotonicUlid().toString());
+        StartInstance start = new StartInstance(newCommandId(), workspace, instanceId, name, JsonBodies.toMap(inputs), null, StartInstance.API);
+        return Replies.toResponse(commands.send(IdempotencyKeys.wrap(key, start)), reply -> reply);
     }
 
     @GetMapping("/sop/instances")
@@ -88,8 +94,9 @@ public class InstanceController {
     @PostMapping("/sop/{name}/{id}/cancel")
     public ResponseEntity<Object> cancel(@PathVariable String name, @PathVariable String id, HttpServletRequest request) {
         CancelInstance cancel = new CancelInstance(newCommandId(), scope.workspace(request), id, name);
+        Optional<IdempotencyKey> key = idempotency.of(request, scope.workspace(request), scope.caller(request), new byte[0]);
         String base = scope.baseUrl();
-        return Replies.toResponse(commands.send(cancel), body -> ApiViews.instanceBody(body, base));
+        return Replies.toResponse(commands.send(IdempotencyKeys.wrap(key, cancel)), body -> ApiViews.instanceBody(body, base));
     }
 
     @PostMapping("/sop/{name}/{id}/steps/{stepId}/submit")
@@ -114,8 +121,9 @@ public class InstanceController {
             }
             submit = new SubmitStep(newCommandId(), scope.workspace(request), id, name, stepId, JsonBodies.toMap(outputs), null);
         }
+        Optional<IdempotencyKey> key = idempotency.of(request, scope.workspace(request), scope.caller(request), body);
         String base = scope.baseUrl();
-        return Replies.toResponse(commands.send(submit), reply -> ApiViews.stepBody(reply, base));
+        return Replies.toResponse(commands.send(IdempotencyKeys.wrap(key, submit)), reply -> ApiViews.stepBody(reply, base));
     }
 
     private InstanceView find(String name, String id, HttpServletRequest request) {

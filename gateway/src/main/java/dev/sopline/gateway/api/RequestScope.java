@@ -20,6 +20,11 @@ public class RequestScope {
         return (String) request.getAttribute(TokenAuthenticationFilter.WORKSPACE_ATTRIBUTE);
     }
 
+    /** Who is calling, for scoping idempotency keys: the token's id. */
+    public String caller(HttpServletRequest request) {
+        return (String) request.getAttribute(TokenAuthenticationFilter.TOKEN_ATTRIBUTE);
+    }
+
     /** {@code SOP_PUBLIC_URL} when set, else the scheme, host and port the request came to. */
     public String baseUrl() {
         String configured = properties.publicUrl();

@@ -5,6 +5,9 @@ import dev.sopline.gateway.auth.BootstrapToken;
 import dev.sopline.gateway.auth.SignatureVerifier;
 import dev.sopline.gateway.auth.TriggerSecrets;
 import dev.sopline.gateway.command.CommandBus;
+import dev.sopline.gateway.command.IdempotencyKeys;
+import dev.sopline.schemas.command.IdempotencyKey;
+import java.util.Optional;
 import dev.sopline.gateway.engine.EngineAccess;
 import dev.sopline.gateway.web.ApiException;
 import dev.sopline.gateway.web.JsonBodies;
@@ -35,11 +38,13 @@ public class TriggerController {
     private final EngineAccess engine;
     private final CommandBus commands;
     private final TriggerSecrets secrets;
+    private final IdempotencyKeys idempotency;
 
-    public TriggerController(EngineAccess engine, CommandBus commands, TriggerSecrets secrets) {
+    public TriggerController(EngineAccess engine, CommandBus commands, TriggerSecrets secrets, IdempotencyKeys idempotency) {
         this.engine = engine;
         this.commands = commands;
         this.secrets = secrets;
+        this.idempotency = idempotency;
     }
 
     @PostMapping("/sop/triggers/{process}")
@@ -78,9 +83,14 @@ public class TriggerController {
                 inputs.put(input.name(), payloadMap.get(input.name()));
             }
         }
-        StartInstance start = new StartInstance(InstanceController.newCommandId(), workspace, UlidCreator.getMonotonicUlid().toString(),
-                process, inputs, payloadMap, StartInstance.TRIGGER);
-        return Replies.toResponse(commands.send(start), reply -> {
+        // Providers redeliver: the process's delivery header, or an Idempotency-Key, makes a redelivery answer as the first.
+        String deliveryId = auth.deliveryHeader() == null ? null : request.getHeader(auth.deliveryHeader());
+        String keyValue = request.getHeader(IdempotencyKeys.HEADER) != null ? request.getHeader(IdempotencyKeys.HEADER) : deliveryId;
+        Optional<IdempotencyKey> key = idempotency.of(keyValue, request, workspace, "trigger:" + process, raw);
+        String instanceId = key.map(found -> commands.instanceIdOnPartitionOf(found.scope())).orElseGet(() -> UlidCreator.getMonotonicUlid().toString());
+        StartInstance start = new StartInstance(InstanceController.newCommandId(), workspace, instanceId, process, inputs, payloadMap,
+                StartInstance.TRIGGER);
+        return Replies.toResponse(commands.send(IdempotencyKeys.wrap(key, start)), reply -> {
             if (reply instanceof Map<?, ?> map) {
                 Map<String, Object> shaped = new LinkedHashMap<>();
                 shaped.put("id", map.get("id"));

@@ -92,6 +92,27 @@ public class CommandBus implements SmartLifecycle {
         }
     }
 
+    /**
+     * A new instance id whose partition is the one {@code partitionKey} maps to. An idempotent start is decided on the
+     * partition of its key, so every retry meets the first attempt's record whatever id the retry carries.
+     */
+    public String instanceIdOnPartitionOf(String partitionKey) {
+        int partitions = producer.partitionsFor(EngineTopics.COMMANDS).size();
+        int target = partitionOf(partitionKey, partitions);
+        while (true) {
+            String candidate = com.github.f4b6a3.ulid.UlidCreator.getMonotonicUlid().toString();
+            if (partitionOf(candidate, partitions) == target) {
+                return candidate;
+            }
+        }
+    }
+
+    /** Kafka's default partitioner for a keyed record. */
+    private static int partitionOf(String key, int partitions) {
+        return org.apache.kafka.common.utils.Utils.toPositive(
+                org.apache.kafka.common.utils.Utils.murmur2(key.getBytes(java.nio.charset.StandardCharsets.UTF_8))) % partitions;
+    }
+
     @Override
     public void start() {
         producer = new KafkaProducer<>(Map.of(

@@ -65,6 +65,7 @@ class GatewayApiIT extends GatewayTestBase {
                 type: webhook
                 auth:
                   secret_env: ONBOARDING_SECRET
+                  delivery_header: X-Delivery-Id
               inputs:
                 - name: email
                   required: true
@@ -405,5 +406,58 @@ class GatewayApiIT extends GatewayTestBase {
         SopApi.Response prometheus = api.withToken(null).get("/actuator/prometheus");
         assertThat(prometheus.status()).isEqualTo(200);
         assertThat(prometheus.body()).contains("http_server_requests");
+    }
+
+    @Test
+    void shouldAnswerTheFirstAnswerAndStartOneInstanceWhenAStartIsRetriedWithItsKey() {
+        String key = "retry-" + java.util.UUID.randomUUID();
+        String body = "{\"inputs\": {\"title\": \"idempotent\"}}";
+
+        SopApi.Response first = api.postRaw("/sop/review/start", body, Map.of("Idempotency-Key", key));
+        SopApi.Response retry = api.postRaw("/sop/review/start", body, Map.of("Idempotency-Key", key));
+        SopApi.Response changed = api.postRaw("/sop/review/start", "{\"inputs\": {\"title\": \"other\"}}", Map.of("Idempotency-Key", key));
+
+        assertThat(first.status()).isEqualTo(201);
+        assertThat(retry.status()).isEqualTo(201);
+        assertThat(retry.json()).isEqualTo(first.json());
+        assertThat(changed.status()).isEqualTo(422);
+        assertThat(changed.json().path("error").asString()).isEqualTo("idempotency_key_reused");
+        long sameTitle = java.util.stream.StreamSupport.stream(api.get("/sop/instances?process=review&limit=500").json().spliterator(), false)
+                .map(summary -> api.get("/sop/review/" + summary.path("id").asString()).json())
+                .filter(instance -> instance.path("inputs").path("title").asString().equals("idempotent"))
+                .count();
+        assertThat(sameTitle).isEqualTo(1);
+    }
+
+    @Test
+    void shouldRepeatTheFirstAnswerWhenASubmitIsRetriedWithItsKey() {
+        String id = api.start("review", Map.of("title", "submit twice")).json().path("id").asString();
+        String body = "{\"outputs\": {\"verdict\": \"accept\"}}";
+        String path = "/sop/review/" + id + "/steps/read/submit";
+
+        SopApi.Response first = api.postRaw(path, body, Map.of("Idempotency-Key", "submit-" + id));
+        SopApi.Response retry = api.postRaw(path, body, Map.of("Idempotency-Key", "submit-" + id));
+        SopApi.Response unkeyed = api.postRaw(path, body, Map.of());
+
+        assertThat(first.status()).isEqualTo(200);
+        assertThat(retry.status()).isEqualTo(200);
+        assertThat(retry.json()).isEqualTo(first.json());
+        assertThat(unkeyed.status()).isEqualTo(422);
+        assertThat(api.postRaw(path, body, Map.of("Idempotency-Key", "bad key with spaces")).status()).isEqualTo(400);
+    }
+
+    @Test
+    void shouldStartOneInstanceWhenAProviderRedeliversATrigger() {
+        String body = "{\"email\":\"redelivered@example.com\",\"plan\":\"pro\"}";
+        Map<String, String> headers = Map.of("X-Hub-Signature-256", SignatureVerifier.sign(TRIGGER_SECRET, body.getBytes(StandardCharsets.UTF_8)),
+                "X-Delivery-Id", "delivery-" + java.util.UUID.randomUUID());
+        SopApi anonymous = api.withToken(null);
+
+        SopApi.Response first = anonymous.postRaw("/sop/triggers/onboarding", body, headers);
+        SopApi.Response again = anonymous.postRaw("/sop/triggers/onboarding", body, headers);
+
+        assertThat(first.status()).isEqualTo(201);
+        assertThat(again.status()).isEqualTo(201);
+        assertThat(again.json().path("id").asString()).isEqualTo(first.json().path("id").asString());
     }
 }

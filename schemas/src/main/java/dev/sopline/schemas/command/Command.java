@@ -18,7 +18,8 @@ import com.fasterxml.jackson.annotation.JsonTypeInfo;
     @JsonSubTypes.Type(value = SubmitStep.class, name = "submit_step"),
     @JsonSubTypes.Type(value = CancelInstance.class, name = "cancel_instance"),
     @JsonSubTypes.Type(value = ResolveCallback.class, name = "resolve_callback"),
-    @JsonSubTypes.Type(value = ReportStepResult.class, name = "report_step_result")
+    @JsonSubTypes.Type(value = ReportStepResult.class, name = "report_step_result"),
+    @JsonSubTypes.Type(value = IdempotentCommand.class, name = "idempotent")
 })
 public sealed interface Command permits RegisterProcess, InstanceCommand {
 

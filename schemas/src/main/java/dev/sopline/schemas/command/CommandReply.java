@@ -29,6 +29,11 @@ public record CommandReply(String commandId, int status, String error, String me
         return new CommandReply(commandId, 422, error, message, List.copyOf(details), null);
     }
 
+    /** The same answer to another command: a repeated idempotent request. */
+    public CommandReply answering(String otherCommandId) {
+        return new CommandReply(otherCommandId, status, error, message, details, body);
+    }
+
     @JsonIgnore
     public boolean isSuccess() {
         return error == null;
