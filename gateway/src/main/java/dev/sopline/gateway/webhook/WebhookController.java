@@ -1,0 +1,102 @@
+package dev.sopline.gateway.webhook;
+
+import com.github.f4b6a3.ulid.UlidCreator;
+import dev.sopline.gateway.api.RequestScope;
+import dev.sopline.gateway.auth.TokenHashing;
+import dev.sopline.gateway.web.ApiException;
+import dev.sopline.gateway.web.JsonBodies;
+import dev.sopline.schemas.command.ErrorCodes;
+import dev.sopline.schemas.validation.Violation;
+import dev.sopline.schemas.validation.ViolationCode;
+import jakarta.servlet.http.HttpServletRequest;
+import java.net.URI;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.DeleteMapping;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RestController;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Outbound {@code state_changed} webhooks (CONTRACT section 6). The secret is shown when the subscription is created
+ * (generated when the request gives none) and never listed.
+ */
+@RestController
+public class WebhookController {
+
+    static final String STATE_CHANGED = "state_changed";
+
+    private final WebhookRegistry registry;
+    private final RequestScope scope;
+
+    public WebhookController(WebhookRegistry registry, RequestScope scope) {
+        this.registry = registry;
+        this.scope = scope;
+    }
+
+    @PostMapping("/workspace/webhooks")
+    public ResponseEntity<Map<String, Object>> create(@RequestBody(required = false) byte[] body, HttpServletRequest request) {
+        JsonNode json = JsonBodies.object(body);
+        String url = json.path("url").asString("");
+        if (!isHttpUrl(url)) {
+            throw invalid("url", "Expected 'url' to be an absolute http or https URL");
+        }
+        JsonNode events = json.get("events");
+        if (events != null && (!events.isArray() || events.size() != 1 || !STATE_CHANGED.equals(events.get(0).asString()))) {
+            throw invalid("events", "Expected 'events' to be [\"state_changed\"], the one event kind there is");
+        }
+        JsonNode givenSecret = json.get("secret");
+        if (givenSecret != null && (!givenSecret.isString() || givenSecret.asString().length() < 16)) {
+            throw invalid("secret", "Expected 'secret' to be a text of at least 16 characters");
+        }
+        String secret = givenSecret == null ? TokenHashing.newSecret() : givenSecret.asString();
+        WebhookSubscription subscription = new WebhookSubscription("whk_" + UlidCreator.getMonotonicUlid().toString().toLowerCase(Locale.ROOT),
+                scope.workspace(request), url, List.of(STATE_CHANGED), secret, Instant.now());
+        registry.save(subscription);
+        Map<String, Object> created = view(subscription);
+        created.put("secret", secret);
+        return ResponseEntity.status(201).body(created);
+    }
+
+    @GetMapping("/workspace/webhooks")
+    public List<Map<String, Object>> list(HttpServletRequest request) {
+        return registry.of(scope.workspace(request)).stream().map(WebhookController::view).toList();
+    }
+
+    @DeleteMapping("/workspace/webhooks/{id}")
+    public ResponseEntity<Void> delete(@PathVariable String id, HttpServletRequest request) {
+        registry.find(scope.workspace(request), id)
+                .orElseThrow(() -> new ApiException(404, ErrorCodes.NOT_FOUND, "Expected a webhook with id '%s', but there is none".formatted(id)));
+        registry.delete(id);
+        return ResponseEntity.noContent().build();
+    }
+
+    private static Map<String, Object> view(WebhookSubscription subscription) {
+        Map<String, Object> view = new LinkedHashMap<>();
+        view.put("id", subscription.id());
+        view.put("url", subscription.url());
+        view.put("events", subscription.events());
+        view.put("created_at", subscription.createdAt().toString());
+        return view;
+    }
+
+    private static boolean isHttpUrl(String url) {
+        try {
+            URI uri = URI.create(url);
+            return uri.getHost() != null && ("http".equals(uri.getScheme()) || "https".equals(uri.getScheme()));
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
+    }
+
+    private static ApiException invalid(String field, String message) {
+        return new ApiException(422, "invalid_request", message, List.of(Violation.of(field, ViolationCode.INVALID_TYPE, message)));
+    }
+}
