@@ -51,16 +51,13 @@ public class CommandBus implements SmartLifecycle {
     private final AtomicBoolean running = new AtomicBoolean();
     private final JsonSerde<Command> commands = new JsonSerde<>(Command.class);
     private final JsonSerde<CommandReply> replies = new JsonSerde<>(CommandReply.class);
-    private final Timer roundTrip;
+    private final MeterRegistry meters;
     private KafkaProducer<String, byte[]> producer;
     private Thread replyReader;
 
     public CommandBus(SopProperties properties, MeterRegistry meters) {
         this.properties = properties;
-        this.roundTrip = Timer.builder("sop.gateway.command.round_trip")
-                .description("From publishing a command to receiving the engine's reply")
-                .publishPercentileHistogram()
-                .register(meters);
+        this.meters = meters;
     }
 
     /**
@@ -78,9 +75,10 @@ public class CommandBus implements SmartLifecycle {
                     .get(properties.commandTimeout().toMillis(), TimeUnit.MILLISECONDS);
             long left = properties.commandTimeout().toNanos() - (System.nanoTime() - started);
             CommandReply answer = reply.get(Math.max(left, 1), TimeUnit.NANOSECONDS);
-            roundTrip.record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
+            roundTrip(command, String.valueOf(answer.status())).record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
             return answer;
         } catch (TimeoutException e) {
+            roundTrip(command, "timeout").record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
             throw new EngineUnavailableException("Expected the engine to answer within " + properties.commandTimeout().toMillis() + " ms", e);
         } catch (ExecutionException e) {
             throw new EngineUnavailableException("Expected to publish the command, but " + e.getCause().getMessage(), e);
@@ -90,6 +88,17 @@ public class CommandBus implements SmartLifecycle {
         } finally {
             waiting.remove(command.commandId());
         }
+    }
+
+    /** Commands sent and replies received, by command kind and reply status, with their round-trip latency. */
+    private Timer roundTrip(Command command, String status) {
+        Command kind = command instanceof dev.sopline.schemas.command.IdempotentCommand idempotent ? idempotent.command() : command;
+        return Timer.builder("sop.gateway.command.round_trip")
+                .description("From publishing a command to receiving the engine's reply")
+                .tag("command", kind.getClass().getSimpleName())
+                .tag("status", status)
+                .publishPercentileHistogram()
+                .register(meters);
     }
 
     /**

@@ -386,6 +386,22 @@ class GatewayApiIT extends GatewayTestBase {
             assertThat(response.status()).as(body).isBetween(400, 499);
             assertThat(response.json().path("error").isString()).as(body).isTrue();
         }
+        List<String[]> otherBadRequests = List.of(
+                new String[] {"/sop/review/01JZZZZZZZZZZZZZZZZZZZZZZZ/steps/read/submit", "{\"outputs\": 5}"},
+                new String[] {"/sop/review/01JZZZZZZZZZZZZZZZZZZZZZZZ/steps/read/submit", "{\"error\": {\"code\": 7}}"},
+                new String[] {"/sop/review/01JZZZZZZZZZZZZZZZZZZZZZZZ/steps/read/submit", "not json"},
+                new String[] {"/workspace/tokens", "{\"name\": \"\"}"},
+                new String[] {"/workspace/tokens", "{\"name\": \"x\", \"expires_at\": \"tomorrow\"}"},
+                new String[] {"/workspace/tokens", "{\"name\": \"x\", \"expires_at\": \"2001-01-01T00:00:00Z\"}"},
+                new String[] {"/workspace/webhooks", "{\"url\": \"not a url\"}"},
+                new String[] {"/workspace/webhooks", "{\"url\": \"https://example.com\", \"events\": [\"everything\"]}"},
+                new String[] {"/sop/webhooks/01JZZZZZZZZZZZZZZZZZZZZZZZ", "{\"broken\""});
+        for (String[] request : otherBadRequests) {
+            SopApi.Response response = api.postRaw(request[0], request[1], Map.of());
+            assertThat(response.status()).as(request[0] + " " + request[1]).isBetween(400, 499);
+            assertThat(response.json().path("error").isString()).as(request[0] + " " + request[1]).isTrue();
+        }
+        assertThat(api.withToken("x".repeat(600)).get("/sop/").status()).isEqualTo(401);
         SopApi.Response wrongType = api.postRaw("/sop/review/start", "inputs=x", Map.of("Content-Type", "text/plain"));
         assertThat(wrongType.status()).isBetween(400, 499);
         SopApi.Response tooLarge = api.postRaw("/sop/review/start", "{\"inputs\":{\"title\":\"" + "x".repeat(1_100_000) + "\"}}", Map.of());
@@ -402,10 +418,19 @@ class GatewayApiIT extends GatewayTestBase {
     void shouldServeOpenApiAndPrometheus() {
         SopApi.Response openapi = api.withToken(null).get("/openapi.json");
         assertThat(openapi.status()).isEqualTo(200);
-        assertThat(openapi.json().path("paths").has("/sop/{name}/start")).isTrue();
+        JsonNode document = openapi.json();
+        assertThat(document.path("paths").has("/sop/{name}/start")).isTrue();
+        assertThat(document.path("paths").has("/workspace/webhooks")).isTrue();
+        assertThat(document.path("components").path("schemas").path("Error").path("properties").has("error")).isTrue();
+        assertThat(document.path("components").path("securitySchemes").path("token").path("name").asString()).isEqualTo("X-SOP-Token");
+        JsonNode start = document.path("paths").path("/sop/{name}/start").path("post");
+        assertThat(start.path("responses").path("422").path("content").path("application/json").path("schema").path("$ref").asString())
+                .isEqualTo("#/components/schemas/Error");
+        assertThat(document.path("paths").path("/sop/triggers/{process}").path("post").path("responses").has("500")).isTrue();
         SopApi.Response prometheus = api.withToken(null).get("/actuator/prometheus");
         assertThat(prometheus.status()).isEqualTo(200);
         assertThat(prometheus.body()).contains("http_server_requests");
+        assertThat(prometheus.body()).contains("sop_gateway_command_round_trip");
     }
 
     @Test
