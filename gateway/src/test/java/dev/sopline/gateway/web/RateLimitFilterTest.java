@@ -1,0 +1,40 @@
+package dev.sopline.gateway.web;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sopline.gateway.auth.TokenAuthenticationFilter;
+import dev.sopline.gateway.config.SopProperties;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import org.springframework.mock.web.MockFilterChain;
+import org.springframework.mock.web.MockHttpServletRequest;
+import org.springframework.mock.web.MockHttpServletResponse;
+
+class RateLimitFilterTest {
+
+    private final RateLimitFilter filter = new RateLimitFilter(new SopProperties(new SopProperties.Kafka("unused"), null, Path.of("."), null, null,
+            new SopProperties.RateLimit(1, 2), Duration.ofSeconds(1)));
+
+    private MockHttpServletResponse call(String token) throws Exception {
+        MockHttpServletRequest request = new MockHttpServletRequest("GET", "/sop/");
+        request.setRequestURI("/sop/");
+        request.setAttribute(TokenAuthenticationFilter.TOKEN_ATTRIBUTE, token);
+        MockHttpServletResponse response = new MockHttpServletResponse();
+        filter.doFilter(request, response, new MockFilterChain());
+        return response;
+    }
+
+    @Test
+    void shouldAnswer429WithRetryAfterWhenATokenExceedsItsBurst() throws Exception {
+        assertThat(call("tok_a").getStatus()).isEqualTo(200);
+        assertThat(call("tok_a").getStatus()).isEqualTo(200);
+
+        MockHttpServletResponse limited = call("tok_a");
+
+        assertThat(limited.getStatus()).isEqualTo(429);
+        assertThat(limited.getHeader("Retry-After")).isEqualTo("1");
+        assertThat(limited.getContentAsString()).contains("\"error\":\"rate_limited\"");
+        assertThat(call("tok_b").getStatus()).as("other tokens have their own bucket").isEqualTo(200);
+    }
+}
