@@ -2,14 +2,13 @@ package dev.sopline.gateway.auth;
 
 import dev.sopline.engine.topology.EngineTopics;
 import dev.sopline.gateway.config.SopProperties;
-import dev.sopline.gateway.store.CompactedTopicView;
+import dev.sopline.gateway.store.CompactedTopicRegistry;
 import java.time.Instant;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
-import org.springframework.context.SmartLifecycle;
 import org.springframework.stereotype.Component;
 
 /**
@@ -17,20 +16,17 @@ import org.springframework.stereotype.Component;
  * so a revocation takes effect on every replica well within a second. Only hashes are stored.
  */
 @Component
-public class TokenRegistry implements SmartLifecycle {
+public class TokenRegistry extends CompactedTopicRegistry<TokenRecord> {
 
-    private final SopProperties properties;
     private final Map<String, String> idByHash = new ConcurrentHashMap<>();
     private final Map<String, Instant> lastUsed = new ConcurrentHashMap<>();
-    private final CompactedTopicView<TokenRecord> tokens;
-    private volatile boolean running;
 
     public TokenRegistry(SopProperties properties) {
-        this.properties = properties;
-        this.tokens = new CompactedTopicView<>(EngineTopics.TOKENS, TokenRecord.class, this::index);
+        super(properties, EngineTopics.TOKENS, TokenRecord.class);
     }
 
-    private void index(TokenRecord previous, TokenRecord current) {
+    @Override
+    protected void changed(TokenRecord previous, TokenRecord current) {
         if (previous != null) {
             idByHash.remove(previous.hash());
         }
@@ -42,7 +38,7 @@ public class TokenRegistry implements SmartLifecycle {
     /** The usable token with this secret, compared in constant time against its stored hash. */
     public Optional<TokenRecord> authenticate(String presented, Instant now) {
         String id = idByHash.get(TokenHashing.hashHex(presented));
-        Optional<TokenRecord> record = id == null ? Optional.empty() : tokens.get(id);
+        Optional<TokenRecord> record = id == null ? Optional.empty() : view.get(id);
         if (record.isEmpty() || !TokenHashing.matches(presented, record.get().hash()) || !record.get().isUsableAt(now)) {
             return Optional.empty();
         }
@@ -51,18 +47,18 @@ public class TokenRegistry implements SmartLifecycle {
     }
 
     public List<TokenRecord> active(String workspace, Instant now) {
-        return tokens.values().stream()
+        return view.values().stream()
                 .filter(record -> record.workspace().equals(workspace) && record.isUsableAt(now))
                 .sorted(Comparator.comparing(TokenRecord::id))
                 .toList();
     }
 
     public Optional<TokenRecord> find(String workspace, String id) {
-        return tokens.get(id).filter(record -> record.workspace().equals(workspace));
+        return view.get(id).filter(record -> record.workspace().equals(workspace));
     }
 
     public boolean anyUsable(Instant now) {
-        return tokens.values().stream().anyMatch(record -> record.isUsableAt(now));
+        return view.values().stream().anyMatch(record -> record.isUsableAt(now));
     }
 
     /** When this replica last saw the token used; each replica knows its own requests only. */
@@ -72,28 +68,6 @@ public class TokenRegistry implements SmartLifecycle {
 
     /** Stores the record and returns once this replica serves it. */
     public void save(TokenRecord record) {
-        tokens.put(record.id(), record);
-    }
-
-    @Override
-    public void start() {
-        tokens.start(properties.kafka().bootstrapServers());
-        running = true;
-    }
-
-    @Override
-    public void stop() {
-        tokens.stop();
-        running = false;
-    }
-
-    @Override
-    public boolean isRunning() {
-        return running;
-    }
-
-    @Override
-    public int getPhase() {
-        return Integer.MIN_VALUE + 2000;
+        view.put(record.id(), record);
     }
 }

@@ -2,64 +2,36 @@ package dev.sopline.gateway.webhook;
 
 import dev.sopline.engine.topology.EngineTopics;
 import dev.sopline.gateway.config.SopProperties;
-import dev.sopline.gateway.store.CompactedTopicView;
+import dev.sopline.gateway.store.CompactedTopicRegistry;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
-import org.springframework.context.SmartLifecycle;
 import org.springframework.stereotype.Component;
 
 /** Every workspace's webhook subscriptions, from the compacted {@code sop.webhooks} topic every gateway reads. */
 @Component
-public class WebhookRegistry implements SmartLifecycle {
-
-    private final SopProperties properties;
-    private final CompactedTopicView<WebhookSubscription> subscriptions =
-            new CompactedTopicView<>(EngineTopics.WEBHOOKS, WebhookSubscription.class, (previous, current) -> { });
-    private volatile boolean running;
+public class WebhookRegistry extends CompactedTopicRegistry<WebhookSubscription> {
 
     public WebhookRegistry(SopProperties properties) {
-        this.properties = properties;
+        super(properties, EngineTopics.WEBHOOKS, WebhookSubscription.class);
     }
 
     public List<WebhookSubscription> of(String workspace) {
-        return subscriptions.values().stream()
+        return view.values().stream()
                 .filter(subscription -> subscription.workspace().equals(workspace))
                 .sorted(Comparator.comparing(WebhookSubscription::id))
                 .toList();
     }
 
     public Optional<WebhookSubscription> find(String workspace, String id) {
-        return subscriptions.get(id).filter(subscription -> subscription.workspace().equals(workspace));
+        return view.get(id).filter(subscription -> subscription.workspace().equals(workspace));
     }
 
     public void save(WebhookSubscription subscription) {
-        subscriptions.put(subscription.id(), subscription);
+        view.put(subscription.id(), subscription);
     }
 
     public void delete(String id) {
-        subscriptions.put(id, null);
-    }
-
-    @Override
-    public void start() {
-        subscriptions.start(properties.kafka().bootstrapServers());
-        running = true;
-    }
-
-    @Override
-    public void stop() {
-        subscriptions.stop();
-        running = false;
-    }
-
-    @Override
-    public boolean isRunning() {
-        return running;
-    }
-
-    @Override
-    public int getPhase() {
-        return Integer.MIN_VALUE + 2000;
+        view.put(id, null);
     }
 }
