@@ -80,7 +80,8 @@ public final class CommandProcessor implements Processor<String, Command, String
     public void init(ProcessorContext<String, Object> context) {
         this.context = context;
         KeyValueStore<String, ProcessVersions> published = context.getStateStore(EngineTopology.DEFINITIONS_STORE);
-        this.definitions = (workspace, process) -> Optional.ofNullable(published.get(InstanceKeys.processKey(workspace, process)));
+        this.definitions = new CachedDefinitions(
+                (workspace, process) -> Optional.ofNullable(published.get(InstanceKeys.processKey(workspace, process))));
         this.handlers = new CommandHandlers(definitions, decider);
         this.timerHandler = new TimerHandler(definitions, decider);
         this.instances = new InstanceStore(context.getStateStore(EngineTopology.INSTANCES_STORE));

@@ -1,0 +1,168 @@
+package dev.sopline.benchmark;
+
+import dev.sopline.schemas.json.Json;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * One run, one broker: the raw Kafka floor, the engine with SDK workers, the gateway under HTTP load, and the
+ * platform's peak memory. Prints a table with the ratios engine/floor and writes the same figures as JSON.
+ *
+ * <pre>java -jar benchmark/target/sopline-benchmark.jar [--instances=2000] [--commit-interval-ms=20] [--out=benchmark-results.json]</pre>
+ */
+public final class Benchmark {
+
+    private Benchmark() {}
+
+    public static void main(String[] args) throws Exception {
+        Map<String, String> options = options(args);
+        int instances = Integer.parseInt(options.getOrDefault("instances", "2000"));
+        int sequential = Integer.parseInt(options.getOrDefault("sequential", "50"));
+        int httpRequests = Integer.parseInt(options.getOrDefault("http-requests", "2000"));
+        int httpConcurrency = Integer.parseInt(options.getOrDefault("http-concurrency", "16"));
+        Duration commitInterval = Duration.ofMillis(Long.parseLong(options.getOrDefault("commit-interval-ms", "20")));
+        Path jar = Path.of(options.getOrDefault("jar", "standalone/target/sopline-standalone.jar"));
+        Path out = Path.of(options.getOrDefault("out", "benchmark-results.json"));
+
+        Map<String, Object> report = new LinkedHashMap<>();
+        report.put("started_at", Instant.now().toString());
+        report.put("machine", Map.of("cores", Runtime.getRuntime().availableProcessors(), "os", System.getProperty("os.name") + " "
+                + System.getProperty("os.arch"), "java", System.getProperty("java.version")));
+        report.put("settings", Map.of("instances", instances, "sequential", sequential, "http_requests", httpRequests,
+                "http_concurrency", httpConcurrency, "commit_interval_ms", commitInterval.toMillis()));
+
+        try (PlatformProcess platform = PlatformProcess.start(jar, Map.of("SOP_ENGINE_COMMIT_INTERVAL_MS", String.valueOf(commitInterval.toMillis())))) {
+            Duration ready = platform.awaitHealthy(Duration.ofSeconds(120));
+            report.put("platform_ready_ms", ready.toMillis());
+            register(platform, EngineRun.PROCESS);
+            register(platform, GatewayRun.PROCESS);
+
+            System.out.println("Measuring the Kafka floor...");
+            KafkaFloor floor = new KafkaFloor(platform.bootstrapServers());
+            Latencies perRecord = floor.roundTrip(200, Duration.ZERO);
+            Latencies onInterval = floor.roundTrip(100, commitInterval);
+            double chain = floor.threeHopThroughput(20_000, commitInterval);
+            report.put("floor", Map.of(
+                    "round_trip_commit_per_record_ms", percentiles(perRecord),
+                    "round_trip_commit_interval_ms", percentiles(onInterval),
+                    "three_hop_chain_msgs_per_s", round(chain)));
+
+            System.out.println("Measuring the engine...");
+            Map<String, Object> engine = new LinkedHashMap<>();
+            try (EngineRun run = new EngineRun(platform.bootstrapServers(), 2, 8)) {
+                awaitAll(run, startMany(run, 50), Duration.ofSeconds(60));
+                List<String> batch = startMany(run, instances);
+                long firstStart = System.nanoTime();
+                awaitAll(run, batch, Duration.ofSeconds(180));
+                double seconds = (run.lastCompletion(batch) - firstStart) / 1e9;
+                engine.put("completed", run.completedCount(batch));
+                engine.put("instances_per_s", round(run.completedCount(batch) / seconds));
+                engine.put("start_to_completed_ms", percentiles(run.startToCompleted(batch)));
+                engine.put("handoff_ms", percentiles(run.handoffs(batch)));
+                List<String> oneByOne = new ArrayList<>();
+                for (int i = 0; i < sequential; i++) {
+                    String id = run.start(i);
+                    run.flush();
+                    oneByOne.add(id);
+                    awaitAll(run, List.of(id), Duration.ofSeconds(30));
+                }
+                engine.put("sequential_start_to_completed_ms", percentiles(run.startToCompleted(oneByOne)));
+                engine.put("sequential_handoff_ms", percentiles(run.handoffs(oneByOne)));
+            }
+            report.put("engine", engine);
+
+            System.out.println("Measuring the gateway...");
+            GatewayRun.run(platform.baseUrl(), PlatformProcess.TOKEN, Math.min(200, httpRequests), httpConcurrency);
+            GatewayRun.Result gateway = GatewayRun.run(platform.baseUrl(), PlatformProcess.TOKEN, httpRequests, httpConcurrency);
+            report.put("gateway", Map.of(
+                    "requests", gateway.requests(),
+                    "requests_per_s", round(gateway.requestsPerSecond()),
+                    "latency_ms", percentiles(gateway.latencies()),
+                    "non_2xx_rate", gateway.non2xx() / (double) gateway.requests()));
+            report.put("platform_peak_rss_mib", platform.peakRssMiB());
+        }
+        report.put("ratios", ratios(report));
+        Files.writeString(out, Json.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(report));
+        System.out.println(Table.render(report));
+        System.out.println("Written to " + out.toAbsolutePath());
+    }
+
+    private static List<String> startMany(EngineRun run, int count) {
+        List<String> ids = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            ids.add(run.start(i));
+        }
+        run.flush();
+        return ids;
+    }
+
+    private static void awaitAll(EngineRun run, List<String> ids, Duration limit) throws InterruptedException {
+        long deadline = System.nanoTime() + limit.toNanos();
+        while (run.completedCount(ids) < ids.size() && System.nanoTime() < deadline) {
+            Thread.sleep(1);
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> ratios(Map<String, Object> report) {
+        Map<String, Object> floor = (Map<String, Object>) report.get("floor");
+        Map<String, Object> engine = (Map<String, Object>) report.get("engine");
+        double floorPerRecord = ((Map<String, Double>) floor.get("round_trip_commit_per_record_ms")).get("p50");
+        double floorInterval = ((Map<String, Double>) floor.get("round_trip_commit_interval_ms")).get("p50");
+        double handoff = ((Map<String, Double>) engine.get("sequential_handoff_ms")).get("p50");
+        Map<String, Object> ratios = new LinkedHashMap<>();
+        ratios.put("handoff_p50_over_floor_commit_per_record_p50", round(handoff / floorPerRecord));
+        ratios.put("handoff_p50_over_floor_same_commit_interval_p50", round(handoff / floorInterval));
+        ratios.put("instances_per_s_times_3_steps_over_three_hop_chain",
+                round(((Number) engine.get("instances_per_s")).doubleValue() * 3 / ((Number) floor.get("three_hop_chain_msgs_per_s")).doubleValue()));
+        return ratios;
+    }
+
+    static Map<String, Double> percentiles(Latencies latencies) {
+        Map<String, Double> values = new LinkedHashMap<>();
+        values.put("p50", round(latencies.percentileMillis(50)));
+        values.put("p95", round(latencies.percentileMillis(95)));
+        values.put("p99", round(latencies.percentileMillis(99)));
+        return values;
+    }
+
+    static double round(double value) {
+        return Math.round(value * 100) / 100.0;
+    }
+
+    private static void register(PlatformProcess platform, String yaml) throws Exception {
+        String boundary = "----bench" + UUID.randomUUID();
+        String body = "--" + boundary + "\r\nContent-Disposition: form-data; name=\"file\"; filename=\"p.yaml\"\r\n\r\n" + yaml
+                + "\r\n--" + boundary + "--\r\n";
+        HttpResponse<String> response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(platform.baseUrl() + "/sop/processes/register"))
+                .header("X-SOP-Token", PlatformProcess.TOKEN)
+                .header("Content-Type", "multipart/form-data; boundary=" + boundary)
+                .POST(HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8)).build(), HttpResponse.BodyHandlers.ofString());
+        if (response.statusCode() != 201) {
+            throw new IllegalStateException("Registration failed: " + response.body());
+        }
+    }
+
+    private static Map<String, String> options(String[] args) {
+        Map<String, String> options = new HashMap<>();
+        for (String arg : args) {
+            if (arg.startsWith("--") && arg.contains("=")) {
+                options.put(arg.substring(2, arg.indexOf('=')), arg.substring(arg.indexOf('=') + 1));
+            }
+        }
+        return options;
+    }
+}

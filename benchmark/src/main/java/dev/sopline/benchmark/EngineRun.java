@@ -1,0 +1,183 @@
+package dev.sopline.benchmark;
+
+import com.github.f4b6a3.ulid.UlidCreator;
+import dev.sopline.engine.topology.EngineTopics;
+import dev.sopline.engine.topology.JsonSerde;
+import dev.sopline.schemas.command.Command;
+import dev.sopline.schemas.command.StartInstance;
+import dev.sopline.schemas.event.InstanceStateChanged;
+import dev.sopline.schemas.event.StateChangeEvents;
+import dev.sopline.schemas.instance.InstanceState;
+import dev.sopline.schemas.topic.Topics;
+import dev.sopline.worker.SopWorker;
+import io.cloudevents.CloudEvent;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+
+/**
+ * The engine under load: instances of a three-step automated process, started on the command topic and resolved by
+ * SDK workers in this JVM; completion seen on {@code sop.events} as a subscriber sees it.
+ */
+final class EngineRun implements AutoCloseable {
+
+    static final String PROCESS_NAME = "bench-three-steps";
+    static final String PROCESS = """
+            engine: "0.1"
+            process:
+              name: bench-three-steps
+              version: "1.0"
+              inputs:
+                - name: n
+                  type: integer
+                  required: true
+              steps:
+                - id: a
+                  type: automated
+                  run: bench.a
+                  inputs:
+                    n: "${inputs.n}"
+                  outputs:
+                    - name: out
+                - id: b
+                  type: automated
+                  run: bench.b
+                  inputs:
+                    previous: "${steps.a.outputs.out}"
+                  outputs:
+                    - name: out
+                - id: c
+                  type: automated
+                  run: bench.c
+                  inputs:
+                    previous: "${steps.b.outputs.out}"
+                  outputs:
+                    - name: out
+            """;
+
+    private final String workspace = "default";
+    private final KafkaProducer<String, byte[]> producer;
+    private final JsonSerde<Command> commands = new JsonSerde<>(Command.class);
+    private final Map<String, Long> startedAt = new ConcurrentHashMap<>();
+    private final Map<String, Long> completedAt = new ConcurrentHashMap<>();
+    private final Map<String, long[]> stepReadyAt = new ConcurrentHashMap<>();
+    private final AtomicBoolean running = new AtomicBoolean(true);
+    private final Thread events;
+    private final List<SopWorker> workers;
+
+    EngineRun(String bootstrap, int workerCount, int concurrency) throws InterruptedException {
+        producer = new KafkaProducer<>(Map.of(
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
+                ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true,
+                ProducerConfig.ACKS_CONFIG, "all",
+                ProducerConfig.LINGER_MS_CONFIG, 1), new StringSerializer(), new ByteArraySerializer());
+        java.util.concurrent.CountDownLatch following = new java.util.concurrent.CountDownLatch(1);
+        events = new Thread(() -> follow(bootstrap, following), "bench-events");
+        events.start();
+        following.await();
+        workers = new java.util.ArrayList<>();
+        for (int i = 0; i < workerCount; i++) {
+            workers.add(SopWorker.builder().kafka(bootstrap).group("bench-workers").concurrency(concurrency)
+                    .handle("bench.a", step -> handled(step.instanceId(), 0))
+                    .handle("bench.b", step -> handled(step.instanceId(), 1))
+                    .handle("bench.c", step -> handled(step.instanceId(), 2))
+                    .start());
+        }
+    }
+
+    private Map<String, Object> handled(String instanceId, int step) {
+        stepReadyAt.computeIfAbsent(instanceId, ignored -> new long[3])[step] = System.nanoTime();
+        return Map.of("out", "v" + step);
+    }
+
+    private void follow(String bootstrap, java.util.concurrent.CountDownLatch following) {
+        Map<String, Object> config = Map.of(
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
+                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
+                ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 5);
+        try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(config, new StringDeserializer(), new ByteArrayDeserializer())) {
+            List<TopicPartition> partitions = consumer.partitionsFor(Topics.EVENTS).stream()
+                    .map(info -> new TopicPartition(Topics.EVENTS, info.partition())).toList();
+            consumer.assign(partitions);
+            consumer.seekToEnd(partitions);
+            partitions.forEach(consumer::position);
+            following.countDown();
+            while (running.get()) {
+                for (ConsumerRecord<String, byte[]> record : consumer.poll(Duration.ofMillis(50))) {
+                    if (!startedAt.containsKey(record.key())) {
+                        continue;
+                    }
+                    CloudEvent event = StateChangeEvents.read(record.value());
+                    if (event.getType().equals(StateChangeEvents.INSTANCE_STATE_CHANGED)
+                            && StateChangeEvents.data(event, InstanceStateChanged.class).to() == InstanceState.COMPLETED) {
+                        completedAt.putIfAbsent(record.key(), System.nanoTime());
+                    }
+                }
+            }
+        }
+    }
+
+    String start(int n) {
+        String id = UlidCreator.getMonotonicUlid().toString();
+        StartInstance start = new StartInstance(null, workspace, id, PROCESS_NAME, Map.of("n", n), null, StartInstance.API);
+        startedAt.put(id, System.nanoTime());
+        producer.send(new ProducerRecord<>(EngineTopics.COMMANDS, id, commands.serializer().serialize(EngineTopics.COMMANDS, start)));
+        return id;
+    }
+
+    void flush() {
+        producer.flush();
+    }
+
+    boolean isCompleted(String id) {
+        return completedAt.containsKey(id);
+    }
+
+    long completedCount(List<String> ids) {
+        return ids.stream().filter(completedAt::containsKey).count();
+    }
+
+    long lastCompletion(List<String> ids) {
+        return ids.stream().mapToLong(id -> completedAt.getOrDefault(id, 0L)).max().orElse(0);
+    }
+
+    Latencies startToCompleted(List<String> ids) {
+        Latencies latencies = new Latencies();
+        ids.stream().filter(completedAt::containsKey).forEach(id -> latencies.record(completedAt.get(id) - startedAt.get(id)));
+        return latencies;
+    }
+
+    /** Step-ready to next step-ready, as the workers see them: a step's result reaching the engine, and the next step reaching a worker. */
+    Latencies handoffs(List<String> ids) {
+        Latencies latencies = new Latencies();
+        for (String id : ids) {
+            long[] ready = stepReadyAt.get(id);
+            if (ready != null && ready[0] > 0 && ready[1] > 0 && ready[2] > 0) {
+                latencies.record(ready[1] - ready[0]);
+                latencies.record(ready[2] - ready[1]);
+            }
+        }
+        return latencies;
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        workers.forEach(worker -> worker.close(Duration.ofSeconds(5)));
+        running.set(false);
+        events.join(5_000);
+        producer.close(Duration.ofSeconds(5));
+    }
+}

@@ -1,0 +1,60 @@
+package dev.sopline.benchmark;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/** {@code POST /sop/:name/start} under a bounded number of concurrent requests, as API clients send them. */
+final class GatewayRun {
+
+    static final String PROCESS = """
+            engine: "0.1"
+            process:
+              name: bench-form
+              version: "1.0"
+              inputs:
+                - name: n
+                  type: integer
+                  required: true
+              steps:
+                - id: review
+                  type: form
+                  outputs:
+                    - name: ok
+                      type: boolean
+            """;
+
+    record Result(double requestsPerSecond, Latencies latencies, int requests, int non2xx) {}
+
+    static Result run(String baseUrl, String token, int requests, int concurrency) throws Exception {
+        HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+        Semaphore slots = new Semaphore(concurrency);
+        Latencies latencies = new Latencies();
+        AtomicInteger non2xx = new AtomicInteger();
+        CompletableFuture<?>[] all = new CompletableFuture<?>[requests];
+        long started = System.nanoTime();
+        for (int i = 0; i < requests; i++) {
+            slots.acquire();
+            HttpRequest request = HttpRequest.newBuilder(URI.create(baseUrl + "/sop/bench-form/start"))
+                    .header("X-SOP-Token", token)
+                    .header("Content-Type", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofString("{\"inputs\": {\"n\": " + i + "}}"))
+                    .build();
+            long sent = System.nanoTime();
+            all[i] = http.sendAsync(request, HttpResponse.BodyHandlers.discarding()).whenComplete((response, error) -> {
+                latencies.record(System.nanoTime() - sent);
+                if (error != null || response.statusCode() / 100 != 2) {
+                    non2xx.incrementAndGet();
+                }
+                slots.release();
+            });
+        }
+        CompletableFuture.allOf(all).exceptionally(ignored -> null).join();
+        double seconds = (System.nanoTime() - started) / 1e9;
+        return new Result(requests / seconds, latencies, requests, non2xx.get());
+    }
+}

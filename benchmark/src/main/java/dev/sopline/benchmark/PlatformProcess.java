@@ -1,0 +1,105 @@
+package dev.sopline.benchmark;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+
+/** The standalone platform in its own JVM, as users run it, on fresh ports and a fresh data directory. */
+final class PlatformProcess implements AutoCloseable {
+
+    static final String TOKEN = "benchmark-token";
+
+    private final Process process;
+    final int httpPort;
+    final int kafkaPort;
+
+    private PlatformProcess(Process process, int httpPort, int kafkaPort) {
+        this.process = process;
+        this.httpPort = httpPort;
+        this.kafkaPort = kafkaPort;
+    }
+
+    static PlatformProcess start(Path jar, Map<String, String> extraEnv) throws IOException {
+        int httpPort = freePort();
+        int kafkaPort = freePort();
+        Path dataDir = Files.createTempDirectory("sopline-benchmark");
+        ProcessBuilder builder = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar", jar.toString());
+        builder.environment().putAll(Map.of(
+                "SOP_DATA_DIR", dataDir.toString(),
+                "SOP_HTTP_PORT", String.valueOf(httpPort),
+                "SOP_KAFKA_PORT", String.valueOf(kafkaPort),
+                "SOP_KAFKA_CONTROLLER_PORT", String.valueOf(freePort()),
+                "SOP_BOOTSTRAP_TOKEN", TOKEN,
+                "SOP_RATE_LIMIT_PER_SECOND", "1000000",
+                "SOP_RATE_LIMIT_BURST", "1000000",
+                "SOP_JUDGMENT_WORKER", "false"));
+        builder.environment().putAll(extraEnv);
+        builder.redirectErrorStream(true);
+        builder.redirectOutput(dataDir.resolveSibling(dataDir.getFileName() + ".log").toFile());
+        return new PlatformProcess(builder.start(), httpPort, kafkaPort);
+    }
+
+    String baseUrl() {
+        return "http://localhost:" + httpPort;
+    }
+
+    String bootstrapServers() {
+        return "localhost:" + kafkaPort;
+    }
+
+    Duration awaitHealthy(Duration limit) throws InterruptedException {
+        HttpClient http = HttpClient.newHttpClient();
+        long started = System.nanoTime();
+        while (System.nanoTime() - started < limit.toNanos()) {
+            if (!process.isAlive()) {
+                throw new IllegalStateException("The platform exited with " + process.exitValue());
+            }
+            try {
+                HttpResponse<String> health = http.send(HttpRequest.newBuilder(URI.create(baseUrl() + "/actuator/health")).build(),
+                        HttpResponse.BodyHandlers.ofString());
+                if (health.statusCode() == 200 && health.body().contains("UP")) {
+                    return Duration.ofNanos(System.nanoTime() - started);
+                }
+            } catch (IOException notYet) {
+                // not listening yet
+            }
+            Thread.sleep(200);
+        }
+        throw new IllegalStateException("The platform was not healthy within " + limit);
+    }
+
+    /** Peak resident set size of the platform's JVM so far (Linux {@code VmHWM}), in MiB; -1 elsewhere. */
+    long peakRssMiB() {
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc", String.valueOf(process.pid()), "status"))) {
+                if (line.startsWith("VmHWM:")) {
+                    return Long.parseLong(line.replaceAll("[^0-9]", "")) / 1024;
+                }
+            }
+        } catch (IOException | NumberFormatException e) {
+            return -1;
+        }
+        return -1;
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        process.destroy();
+        if (!process.waitFor(60, java.util.concurrent.TimeUnit.SECONDS)) {
+            process.destroyForcibly();
+        }
+    }
+}
