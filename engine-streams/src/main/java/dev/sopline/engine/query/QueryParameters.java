@@ -38,6 +38,15 @@ final class QueryParameters {
         return parameters;
     }
 
+    /** A page request's parameters: the filter's, plus workspace, cursor and limit. */
+    static Map<String, Object> page(Map<String, Object> filter, String workspace, String cursor, int limit) {
+        Map<String, Object> parameters = new LinkedHashMap<>(filter);
+        parameters.put("workspace", workspace);
+        parameters.put("cursor", cursor);
+        parameters.put("limit", limit);
+        return parameters;
+    }
+
     static Map<String, Object> of(InstanceFilter filter) {
         Map<String, Object> parameters = new LinkedHashMap<>();
         parameters.put("process", filter.process());

@@ -26,19 +26,13 @@ public final class RemoteEngineReader implements EngineReader {
 
     @Override
     public Page<InstanceView> instances(String workspace, InstanceFilter filter, String cursor, int limit) {
-        Map<String, Object> parameters = QueryParameters.of(filter);
-        parameters.put("workspace", workspace);
-        parameters.put("cursor", cursor);
-        parameters.put("limit", limit);
+        Map<String, Object> parameters = QueryParameters.page(QueryParameters.of(filter), workspace, cursor, limit);
         return client.get(baseUrl, "/query/instances", parameters, new TypeReference<Page<InstanceView>>() {}).orElseThrow();
     }
 
     @Override
     public Page<PendingStep> pendingSteps(String workspace, PendingFilter filter, String cursor, int limit) {
-        Map<String, Object> parameters = QueryParameters.of(filter);
-        parameters.put("workspace", workspace);
-        parameters.put("cursor", cursor);
-        parameters.put("limit", limit);
+        Map<String, Object> parameters = QueryParameters.page(QueryParameters.of(filter), workspace, cursor, limit);
         return client.get(baseUrl, "/query/pending", parameters, new TypeReference<Page<PendingStep>>() {}).orElseThrow();
     }
 

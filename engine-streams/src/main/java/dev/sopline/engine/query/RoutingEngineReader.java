@@ -54,10 +54,7 @@ public final class RoutingEngineReader implements EngineReader {
 
     @Override
     public Page<InstanceView> instances(String workspace, InstanceFilter filter, String cursor, int limit) {
-        Map<String, Object> parameters = QueryParameters.of(filter);
-        parameters.put("workspace", workspace);
-        parameters.put("cursor", cursor);
-        parameters.put("limit", limit);
+        Map<String, Object> parameters = QueryParameters.page(QueryParameters.of(filter), workspace, cursor, limit);
         List<Page<InstanceView>> pages = fanOut(
                 () -> local.instances(workspace, filter, cursor, limit),
                 host -> replicas.get(url(host), QueryServer.LOCAL_INSTANCES, parameters, new TypeReference<Page<InstanceView>>() {}));
@@ -66,10 +63,7 @@ public final class RoutingEngineReader implements EngineReader {
 
     @Override
     public Page<PendingStep> pendingSteps(String workspace, PendingFilter filter, String cursor, int limit) {
-        Map<String, Object> parameters = QueryParameters.of(filter);
-        parameters.put("workspace", workspace);
-        parameters.put("cursor", cursor);
-        parameters.put("limit", limit);
+        Map<String, Object> parameters = QueryParameters.page(QueryParameters.of(filter), workspace, cursor, limit);
         List<Page<PendingStep>> pages = fanOut(
                 () -> local.pendingSteps(workspace, filter, cursor, limit),
                 host -> replicas.get(url(host), QueryServer.LOCAL_PENDING, parameters, new TypeReference<Page<PendingStep>>() {}));
