@@ -89,7 +89,21 @@ public final class CommandProcessor implements Processor<String, Command, String
         this.timers = context.getStateStore(EngineTopology.TIMERS_STORE);
         this.pending = new PendingStepStore(context.getStateStore(EngineTopology.PENDING_STORE));
         this.idempotency = context.getStateStore(EngineTopology.IDEMPOTENCY_STORE);
+        rebuildPendingIndex(context.getStateStore(EngineTopology.INSTANCES_STORE));
         context.schedule(timerInterval, PunctuationType.WALL_CLOCK_TIME, this::fireDueTimers);
+    }
+
+    /** Runs when the task starts, after its stores are restored: the index holds the ready steps of its instances. */
+    private void rebuildPendingIndex(KeyValueStore<String, Instance> instanceStore) {
+        try (KeyValueIterator<String, Instance> all = instanceStore.all()) {
+            all.forEachRemaining(entry -> {
+                Instance instance = entry.value;
+                if (!instance.isTerminal()) {
+                    definitions.version(instance.workspace(), instance.process(), instance.version())
+                            .ifPresent(definition -> pending.update(null, instance, definition));
+                }
+            });
+        }
     }
 
     @Override

@@ -92,8 +92,9 @@ public final class EngineTopology {
                 new JsonSerde<>(ProcessVersions.class)), COMMAND_PROCESSOR);
         topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(TIMERS_STORE), Serdes.String(),
                 new JsonSerde<>(Timer.class)), COMMAND_PROCESSOR);
-        topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(PENDING_STORE), Serdes.String(),
-                new JsonSerde<>(PendingStep.class)), COMMAND_PROCESSOR);
+        // The pending index is derived from the instances: kept in memory, rebuilt when the task starts, never logged.
+        topology.addStateStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(PENDING_STORE), Serdes.String(),
+                new JsonSerde<>(PendingStep.class)).withLoggingDisabled(), COMMAND_PROCESSOR);
         topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(IDEMPOTENCY_STORE), Serdes.String(),
                 new JsonSerde<>(IdempotencyRecord.class)), COMMAND_PROCESSOR);
 

@@ -62,6 +62,11 @@ final class EngineHarness implements AutoCloseable {
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "engine-test");
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
+        try {
+            props.put(StreamsConfig.STATE_DIR_CONFIG, java.nio.file.Files.createTempDirectory("engine-harness").toString());
+        } catch (java.io.IOException e) {
+            throw new IllegalStateException(e);
+        }
         driver = new TopologyTestDriver(EngineTopology.build(new EngineConfig(Duration.ofMillis(100),
                 () -> "01JID%021d".formatted(generatedIds.incrementAndGet()))), props, START);
         StringSerializer keys = new StringSerializer();
