@@ -44,6 +44,7 @@ final class KafkaStepWorker implements Runnable {
 
     private static final Logger LOG = LoggerFactory.getLogger(KafkaStepWorker.class);
     private static final Duration POLL = Duration.ofMillis(50);
+    private static final Duration HEARTBEAT_EVERY = Duration.ofMillis(200);
     private static final int SEND_ATTEMPTS = 5;
 
     private final String topic;
@@ -191,18 +192,26 @@ final class KafkaStepWorker implements Runnable {
     }
 
     private void awaitBatch(Map<TopicPartition, List<Pending>> batch) {
-        while (!allDone(batch) && System.nanoTime() < stopDeadlineNanos) {
-            ConsumerRecords<String, byte[]> unexpected = consumer.poll(POLL);
-            // Partitions assigned during the batch are not paused yet: put their records back for the next poll.
-            Map<TopicPartition, Long> firstOffsets = new HashMap<>();
-            unexpected.forEach(record -> firstOffsets.merge(new TopicPartition(record.topic(), record.partition()), record.offset(), Math::min));
-            firstOffsets.forEach(consumer::seek);
-            consumer.pause(consumer.assignment());
+        CompletableFuture<Void> all = CompletableFuture.allOf(
+                batch.values().stream().flatMap(List::stream).map(Pending::result).toArray(CompletableFuture[]::new));
+        while (!all.isDone() && System.nanoTime() < stopDeadlineNanos) {
+            try {
+                // Wake as soon as the batch is done; a paused poll in between keeps the group membership alive.
+                all.get(HEARTBEAT_EVERY.toMillis(), TimeUnit.MILLISECONDS);
+            } catch (java.util.concurrent.TimeoutException stillRunning) {
+                ConsumerRecords<String, byte[]> unexpected = consumer.poll(Duration.ZERO);
+                // Partitions assigned during the batch are not paused yet: put their records back for the next poll.
+                Map<TopicPartition, Long> firstOffsets = new HashMap<>();
+                unexpected.forEach(record -> firstOffsets.merge(new TopicPartition(record.topic(), record.partition()), record.offset(), Math::min));
+                firstOffsets.forEach(consumer::seek);
+                consumer.pause(consumer.assignment());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            } catch (java.util.concurrent.ExecutionException e) {
+                return;
+            }
         }
-    }
-
-    private static boolean allDone(Map<TopicPartition, List<Pending>> batch) {
-        return batch.values().stream().flatMap(List::stream).allMatch(pending -> pending.result().isDone());
     }
 
     /**
