@@ -24,7 +24,13 @@ public record Decision(
         List<Timer> timers,
         List<Command> followUps) {
 
+    /** Nothing changes; the sender gets this answer (a refusal, or the first answer to a repeated command). */
     public static Decision reject(CommandReply reply) {
+        return answer(reply);
+    }
+
+    /** Nothing changes; the sender gets this answer. */
+    public static Decision answer(CommandReply reply) {
         return new Decision(Optional.empty(), List.of(), Optional.of(reply), List.of(), List.of());
     }
 

@@ -31,7 +31,7 @@ final class StartInstanceHandler implements CommandHandler<StartInstance> {
     public Decision decide(StartInstance command, Optional<Instance> existing, Instant now) {
         if (existing.isPresent()) {
             // The same start delivered again (the sender re-published after a time-out): answer as the first time.
-            return Decision.reject(CommandReply.ok(command.commandId(), 201, startBody(existing.get())));
+            return Decision.answer(CommandReply.ok(command.commandId(), 201, startBody(existing.get())));
         }
         Optional<ProcessDefinition> found = definitions.latest(command.workspace(), command.process());
         if (found.isEmpty()) {
