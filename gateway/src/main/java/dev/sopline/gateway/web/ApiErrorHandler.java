@@ -7,6 +7,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.http.converter.HttpMessageNotReadableException;
 import org.springframework.web.HttpMediaTypeNotAcceptableException;
@@ -30,67 +31,75 @@ public class ApiErrorHandler {
     private static final Logger LOG = LoggerFactory.getLogger(ApiErrorHandler.class);
     static final String RETRY_AFTER_SECONDS = "1";
 
+    /**
+     * Errors are JSON whatever the request accepts: presetting the content type keeps an error of an event-stream
+     * endpoint from turning into a 406.
+     */
+    private static ResponseEntity.BodyBuilder error(int status) {
+        return ResponseEntity.status(status).contentType(MediaType.APPLICATION_JSON);
+    }
+
     @ExceptionHandler(ApiException.class)
     ResponseEntity<ErrorBody> refused(ApiException e) {
-        return ResponseEntity.status(e.status()).body(e.body());
+        return error(e.status()).body(e.body());
     }
 
     @ExceptionHandler({EngineUnavailableException.class, InvalidStateStoreException.class})
     ResponseEntity<ErrorBody> unavailable(RuntimeException e) {
         LOG.warn("Answering 503: {}", e.getMessage());
-        return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE)
+        return error(HttpStatus.SERVICE_UNAVAILABLE.value())
                 .header(HttpHeaders.RETRY_AFTER, RETRY_AFTER_SECONDS)
                 .body(ErrorBody.of(ErrorCodes.UNAVAILABLE, "The engine is not ready to answer; retry after the delay in Retry-After"));
     }
 
     @ExceptionHandler(HttpMessageNotReadableException.class)
     ResponseEntity<ErrorBody> unreadable(HttpMessageNotReadableException e) {
-        return ResponseEntity.badRequest().body(ErrorBody.of(ErrorCodes.INVALID_PAYLOAD, "Expected a JSON body"));
+        return error(400).body(ErrorBody.of(ErrorCodes.INVALID_PAYLOAD, "Expected a JSON body"));
     }
 
     @ExceptionHandler({MissingServletRequestParameterException.class, MethodArgumentTypeMismatchException.class,
             MissingRequestHeaderException.class})
     ResponseEntity<ErrorBody> badParameter(Exception e) {
-        return ResponseEntity.badRequest().body(ErrorBody.of("invalid_parameter", "Expected valid request parameters"));
+        return error(400).body(ErrorBody.of("invalid_parameter", "Expected valid request parameters"));
     }
 
     @ExceptionHandler(HttpMediaTypeNotSupportedException.class)
     ResponseEntity<ErrorBody> mediaType(HttpMediaTypeNotSupportedException e) {
-        return ResponseEntity.status(HttpStatus.UNSUPPORTED_MEDIA_TYPE)
+        return error(HttpStatus.UNSUPPORTED_MEDIA_TYPE.value())
                 .body(ErrorBody.of("unsupported_media_type", "Expected Content-Type " + e.getSupportedMediaTypes()));
     }
 
     @ExceptionHandler(HttpMediaTypeNotAcceptableException.class)
     ResponseEntity<ErrorBody> notAcceptable(HttpMediaTypeNotAcceptableException e) {
-        return ResponseEntity.status(HttpStatus.NOT_ACCEPTABLE).body(ErrorBody.of("not_acceptable", "Responses are application/json"));
+        return error(HttpStatus.NOT_ACCEPTABLE.value()).body(ErrorBody.of("not_acceptable", "Responses are application/json"));
     }
 
     @ExceptionHandler(HttpRequestMethodNotSupportedException.class)
     ResponseEntity<ErrorBody> method(HttpRequestMethodNotSupportedException e) {
-        return ResponseEntity.status(HttpStatus.METHOD_NOT_ALLOWED)
+        return error(HttpStatus.METHOD_NOT_ALLOWED.value())
                 .body(ErrorBody.of("method_not_allowed", "Expected one of " + e.getSupportedHttpMethods() + " on this path"));
     }
 
     @ExceptionHandler({NoResourceFoundException.class, NoHandlerFoundException.class})
     ResponseEntity<ErrorBody> noRoute(Exception e) {
-        return ResponseEntity.status(HttpStatus.NOT_FOUND).body(ErrorBody.of(ErrorCodes.NOT_FOUND, "No such resource"));
+        return error(HttpStatus.NOT_FOUND.value()).body(ErrorBody.of(ErrorCodes.NOT_FOUND, "No such resource"));
     }
 
     @ExceptionHandler(MaxUploadSizeExceededException.class)
     ResponseEntity<ErrorBody> tooLarge(MaxUploadSizeExceededException e) {
-        return ResponseEntity.status(HttpStatus.PAYLOAD_TOO_LARGE)
+        return error(HttpStatus.PAYLOAD_TOO_LARGE.value())
                 .body(ErrorBody.of(ErrorCodes.PAYLOAD_TOO_LARGE, "Expected a process file of at most 256 KiB"));
     }
 
     @ExceptionHandler({MissingServletRequestPartException.class, MultipartException.class})
     ResponseEntity<ErrorBody> multipart(Exception e) {
-        return ResponseEntity.badRequest()
+        return error(400)
                 .body(ErrorBody.of(ErrorCodes.INVALID_PAYLOAD, "Expected multipart/form-data with the process YAML in the field 'file'"));
     }
 
     @ExceptionHandler(Exception.class)
     ResponseEntity<ErrorBody> unexpected(Exception e) {
         LOG.error("Unexpected failure while answering a request", e);
-        return ResponseEntity.status(HttpStatus.INTERNAL_SERVER_ERROR).body(ErrorBody.of("internal", "The gateway met an internal error"));
+        return error(HttpStatus.INTERNAL_SERVER_ERROR.value()).body(ErrorBody.of("internal", "The gateway met an internal error"));
     }
 }

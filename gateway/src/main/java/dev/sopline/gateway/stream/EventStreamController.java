@@ -1,0 +1,50 @@
+package dev.sopline.gateway.stream;
+
+import dev.sopline.gateway.api.RequestScope;
+import dev.sopline.gateway.engine.EngineAccess;
+import dev.sopline.gateway.web.ApiException;
+import dev.sopline.schemas.command.ErrorCodes;
+import jakarta.servlet.http.HttpServletRequest;
+import java.time.Duration;
+import org.springframework.http.MediaType;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
+
+/**
+ * Server-sent events of state changes: each event is named {@code state_changed} and carries the CloudEvent of
+ * {@code sop.events}, so an API client can follow an instance live instead of polling it. A stream lasts up to 30
+ * minutes; clients reconnect after that.
+ */
+@RestController
+public class EventStreamController {
+
+    private static final Duration STREAM_LIFETIME = Duration.ofMinutes(30);
+
+    private final EventStream stream;
+    private final EngineAccess engine;
+    private final RequestScope scope;
+
+    public EventStreamController(EventStream stream, EngineAccess engine, RequestScope scope) {
+        this.stream = stream;
+        this.engine = engine;
+        this.scope = scope;
+    }
+
+    /** Every state change of one instance, from now on. */
+    @GetMapping(path = "/sop/{name}/{id}/events", produces = MediaType.TEXT_EVENT_STREAM_VALUE)
+    public SseEmitter instance(@PathVariable String name, @PathVariable String id, HttpServletRequest request) {
+        String workspace = scope.workspace(request);
+        engine.queries().instance(workspace, id).filter(view -> view.process().equals(name))
+                .orElseThrow(() -> new ApiException(404, ErrorCodes.NOT_FOUND,
+                        "Expected to find instance '%s' of process '%s', but there is none".formatted(id, name)));
+        return stream.subscribe(workspace, id, STREAM_LIFETIME);
+    }
+
+    /** Every state change in the workspace, from now on: what a task list needs to stay current. */
+    @GetMapping(path = "/sop/events", produces = MediaType.TEXT_EVENT_STREAM_VALUE)
+    public SseEmitter workspace(HttpServletRequest request) {
+        return stream.subscribe(scope.workspace(request), null, STREAM_LIFETIME);
+    }
+}
