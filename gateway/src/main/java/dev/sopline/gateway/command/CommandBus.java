@@ -3,32 +3,23 @@ package dev.sopline.gateway.command;
 import dev.sopline.engine.topology.EngineTopics;
 import dev.sopline.engine.topology.JsonSerde;
 import dev.sopline.gateway.config.SopProperties;
+import dev.sopline.gateway.store.TopicTail;
 import dev.sopline.schemas.command.Command;
 import dev.sopline.schemas.command.CommandReply;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicBoolean;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.stereotype.Component;
 
@@ -44,16 +35,13 @@ import org.springframework.stereotype.Component;
 @Component
 public class CommandBus implements SmartLifecycle {
 
-    private static final Logger LOG = LoggerFactory.getLogger(CommandBus.class);
-
     private final SopProperties properties;
     private final Map<String, CompletableFuture<CommandReply>> waiting = new ConcurrentHashMap<>();
-    private final AtomicBoolean running = new AtomicBoolean();
     private final JsonSerde<Command> commands = new JsonSerde<>(Command.class);
-    private final JsonSerde<CommandReply> replies = new JsonSerde<>(CommandReply.class);
+    private final JsonSerde<CommandReply> replySerde = new JsonSerde<>(CommandReply.class);
+    private final TopicTail replies = new TopicTail();
     private final MeterRegistry meters;
     private KafkaProducer<String, byte[]> producer;
-    private Thread replyReader;
 
     public CommandBus(SopProperties properties, MeterRegistry meters) {
         this.properties = properties;
@@ -129,52 +117,17 @@ public class CommandBus implements SmartLifecycle {
                 ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true,
                 ProducerConfig.ACKS_CONFIG, "all",
                 ProducerConfig.LINGER_MS_CONFIG, 0), new StringSerializer(), new ByteArraySerializer());
-        CompletableFuture<Void> assigned = new CompletableFuture<>();
-        running.set(true);
-        replyReader = new Thread(() -> readReplies(assigned), "command-replies");
-        replyReader.setDaemon(true);
-        replyReader.start();
-        assigned.join();
-    }
-
-    private void readReplies(CompletableFuture<Void> assigned) {
-        Map<String, Object> config = Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, properties.kafka().bootstrapServers(),
-                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
-                ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 5);
-        try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(config, new StringDeserializer(), new ByteArrayDeserializer())) {
-            List<TopicPartition> partitions = consumer.partitionsFor(EngineTopics.REPLIES).stream()
-                    .map(info -> new TopicPartition(EngineTopics.REPLIES, info.partition())).toList();
-            consumer.assign(partitions);
-            consumer.seekToEnd(partitions);
-            partitions.forEach(consumer::position);
-            assigned.complete(null);
-            while (running.get()) {
-                for (ConsumerRecord<String, byte[]> record : consumer.poll(Duration.ofMillis(100))) {
-                    CompletableFuture<CommandReply> future = waiting.get(record.key());
-                    if (future != null) {
-                        future.complete(replies.deserializer().deserialize(record.topic(), record.value()));
-                    }
-                }
+        replies.start(properties.kafka().bootstrapServers(), EngineTopics.REPLIES, 5, record -> {
+            CompletableFuture<CommandReply> future = waiting.get(record.key());
+            if (future != null) {
+                future.complete(replySerde.deserializer().deserialize(record.topic(), record.value()));
             }
-        } catch (RuntimeException e) {
-            assigned.completeExceptionally(e);
-            if (running.get()) {
-                LOG.error("Reading command replies failed", e);
-            }
-        }
+        });
     }
 
     @Override
     public void stop() {
-        running.set(false);
-        try {
-            if (replyReader != null) {
-                replyReader.join(5_000);
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        replies.stop();
         if (producer != null) {
             producer.close(Duration.ofSeconds(5));
         }
@@ -182,7 +135,7 @@ public class CommandBus implements SmartLifecycle {
 
     @Override
     public boolean isRunning() {
-        return running.get();
+        return replies.isRunning();
     }
 
     /** After the engine, which creates the topics; before the web server. */

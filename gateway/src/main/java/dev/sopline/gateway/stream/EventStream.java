@@ -1,26 +1,15 @@
 package dev.sopline.gateway.stream;
 
 import dev.sopline.gateway.config.SopProperties;
+import dev.sopline.gateway.store.TopicTail;
 import dev.sopline.schemas.event.StateChangeEvents;
 import dev.sopline.schemas.topic.Topics;
 import io.cloudevents.CloudEvent;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.List;
-import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicBoolean;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.StringDeserializer;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.http.MediaType;
 import org.springframework.stereotype.Component;
@@ -34,15 +23,13 @@ import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
 @Component
 public class EventStream implements SmartLifecycle {
 
-    private static final Logger LOG = LoggerFactory.getLogger(EventStream.class);
     public static final String EVENT_NAME = "state_changed";
 
     private record Subscriber(String workspace, String instanceId, SseEmitter emitter) {}
 
     private final SopProperties properties;
     private final Set<Subscriber> subscribers = ConcurrentHashMap.newKeySet();
-    private final AtomicBoolean running = new AtomicBoolean();
-    private Thread reader;
+    private final TopicTail tail = new TopicTail();
 
     public EventStream(SopProperties properties) {
         this.properties = properties;
@@ -67,39 +54,11 @@ public class EventStream implements SmartLifecycle {
 
     @Override
     public void start() {
-        running.set(true);
-        CompletableFuture<Void> assigned = new CompletableFuture<>();
-        reader = new Thread(() -> read(assigned), "event-stream");
-        reader.setDaemon(true);
-        reader.start();
-        assigned.join();
-    }
-
-    private void read(CompletableFuture<Void> assigned) {
-        Map<String, Object> config = Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, properties.kafka().bootstrapServers(),
-                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
-                ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 20);
-        try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(config, new StringDeserializer(), new ByteArrayDeserializer())) {
-            List<TopicPartition> partitions = consumer.partitionsFor(Topics.EVENTS).stream()
-                    .map(info -> new TopicPartition(Topics.EVENTS, info.partition())).toList();
-            consumer.assign(partitions);
-            consumer.seekToEnd(partitions);
-            partitions.forEach(consumer::position);
-            assigned.complete(null);
-            while (running.get()) {
-                for (ConsumerRecord<String, byte[]> record : consumer.poll(Duration.ofMillis(100))) {
-                    if (!subscribers.isEmpty()) {
-                        dispatch(record.key(), record.value());
-                    }
-                }
+        tail.start(properties.kafka().bootstrapServers(), Topics.EVENTS, 20, record -> {
+            if (!subscribers.isEmpty()) {
+                dispatch(record.key(), record.value());
             }
-        } catch (RuntimeException e) {
-            assigned.completeExceptionally(e);
-            if (running.get()) {
-                LOG.error("Reading state changes for live streams failed", e);
-            }
-        }
+        });
     }
 
     private void dispatch(String instanceId, byte[] body) {
@@ -109,8 +68,7 @@ public class EventStream implements SmartLifecycle {
         } catch (RuntimeException e) {
             return;
         }
-        String[] source = event.getSource().getPath().split("/");
-        String workspace = source.length > 2 ? source[2] : "";
+        String workspace = StateChangeEvents.workspaceOf(event);
         String json = new String(body, StandardCharsets.UTF_8);
         for (Subscriber subscriber : subscribers) {
             if (subscriber.workspace().equals(workspace) && (subscriber.instanceId() == null || subscriber.instanceId().equals(instanceId))) {
@@ -125,21 +83,14 @@ public class EventStream implements SmartLifecycle {
 
     @Override
     public void stop() {
-        running.set(false);
+        tail.stop();
         subscribers.forEach(subscriber -> subscriber.emitter().complete());
         subscribers.clear();
-        try {
-            if (reader != null) {
-                reader.join(5_000);
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
     }
 
     @Override
     public boolean isRunning() {
-        return running.get();
+        return tail.isRunning();
     }
 
     @Override

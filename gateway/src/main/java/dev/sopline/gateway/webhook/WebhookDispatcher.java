@@ -94,7 +94,7 @@ public class WebhookDispatcher implements SmartLifecycle {
             LOG.warn("Skipping an unreadable event");
             return;
         }
-        String workspace = workspaceOf(event);
+        String workspace = StateChangeEvents.workspaceOf(event);
         for (WebhookSubscription subscription : registry.of(workspace)) {
             deliver(subscription, event.getId() + ":" + subscription.id(), body);
         }
@@ -126,12 +126,6 @@ public class WebhookDispatcher implements SmartLifecycle {
             backoff = backoff.multipliedBy(2);
         }
         LOG.warn("Gave up delivering {} to webhook {} after {} attempts", deliveryId, subscription.id(), ATTEMPTS);
-    }
-
-    /** {@code source} is {@code /workspaces/<workspace>/processes/<process>}. */
-    static String workspaceOf(CloudEvent event) {
-        String[] parts = event.getSource().getPath().split("/");
-        return parts.length > 2 ? parts[2] : "";
     }
 
     private static void sleep(Duration duration) {

@@ -40,6 +40,12 @@ public final class StateChangeEvents {
         return Json.mapper().readValue(event.getData().toBytes(), type);
     }
 
+    /** The workspace an event belongs to, from its {@code source} {@code /workspaces/<workspace>/processes/<process>}. */
+    public static String workspaceOf(CloudEvent event) {
+        String[] parts = event.getSource().getPath().split("/");
+        return parts.length > 2 ? parts[2] : "";
+    }
+
     public static URI source(String workspace, String process) {
         return URI.create("/workspaces/" + workspace + "/processes/" + process);
     }
