@@ -25,7 +25,7 @@ public final class StandaloneLauncher {
 
     public static void main(String[] args) throws Exception {
         Map<String, String> env = System.getenv();
-        Path dataDir = Path.of(env.getOrDefault("SOP_DATA_DIR", "./data")).toAbsolutePath();
+        Path dataDir = Path.of(env.getOrDefault("SOP_DATA_DIR", "./data")).toAbsolutePath().normalize();
         String bootstrap = env.get("KAFKA_BOOTSTRAP_SERVERS");
         EmbeddedBroker broker = null;
         if (bootstrap == null || bootstrap.isBlank()) {
