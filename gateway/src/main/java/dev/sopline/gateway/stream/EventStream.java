@@ -84,7 +84,13 @@ public class EventStream implements SmartLifecycle {
     @Override
     public void stop() {
         tail.stop();
-        subscribers.forEach(subscriber -> subscriber.emitter().complete());
+        for (Subscriber subscriber : subscribers) {
+            try {
+                subscriber.emitter().complete();
+            } catch (RuntimeException e) {
+                // The client left already and the container recycled its response: nothing is left to end.
+            }
+        }
         subscribers.clear();
     }
 

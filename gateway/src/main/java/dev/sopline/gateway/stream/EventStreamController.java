@@ -4,6 +4,10 @@ import dev.sopline.gateway.api.RequestScope;
 import dev.sopline.gateway.engine.EngineAccess;
 import dev.sopline.gateway.web.ApiException;
 import dev.sopline.schemas.command.ErrorCodes;
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import jakarta.servlet.http.HttpServletRequest;
 import java.time.Duration;
 import org.springframework.http.MediaType;
@@ -32,7 +36,17 @@ public class EventStreamController {
         this.scope = scope;
     }
 
+    private static final String STREAM_FORMAT = " Each event is named `state_changed`; its `id` is the CloudEvent id and its `data` the "
+            + "CloudEvent JSON published on `sop.events` (`type` `sop.instance.state_changed` or `sop.step.state_changed`, "
+            + "`data.from`, `data.to` and the instance or step object). The stream starts with the changes after it opens: "
+            + "read the current state first (or again after a reconnect), then apply the events. A stream ends after 30 "
+            + "minutes; reconnect then. Clients that cannot hold a stream open poll the same resource instead.";
+
     /** Every state change of one instance, from now on. */
+    @Operation(summary = "Follow one instance's state changes (server-sent events)",
+            description = "A live alternative to polling `GET /sop/{name}/{id}`." + STREAM_FORMAT,
+            responses = @ApiResponse(responseCode = "200", description = "An open stream of `state_changed` events",
+                    content = @Content(mediaType = MediaType.TEXT_EVENT_STREAM_VALUE, schema = @Schema(type = "string"))))
     @GetMapping(path = "/sop/{name}/{id}/events", produces = MediaType.TEXT_EVENT_STREAM_VALUE)
     public SseEmitter instance(@PathVariable String name, @PathVariable String id, HttpServletRequest request) {
         String workspace = scope.workspace(request);
@@ -43,6 +57,11 @@ public class EventStreamController {
     }
 
     /** Every state change in the workspace, from now on: what a task list needs to stay current. */
+    @Operation(summary = "Follow every state change in the workspace (server-sent events)",
+            description = "A live alternative to polling `GET /sop/instances` and `GET /sop/steps/pending`: a task list "
+                    + "refreshes its pending steps when a step changes state." + STREAM_FORMAT,
+            responses = @ApiResponse(responseCode = "200", description = "An open stream of `state_changed` events",
+                    content = @Content(mediaType = MediaType.TEXT_EVENT_STREAM_VALUE, schema = @Schema(type = "string"))))
     @GetMapping(path = "/sop/events", produces = MediaType.TEXT_EVENT_STREAM_VALUE)
     public SseEmitter workspace(HttpServletRequest request) {
         return stream.subscribe(scope.workspace(request), null, STREAM_LIFETIME);

@@ -16,6 +16,7 @@ import org.springframework.web.HttpRequestMethodNotSupportedException;
 import org.springframework.web.bind.MissingRequestHeaderException;
 import org.springframework.web.bind.MissingServletRequestParameterException;
 import org.springframework.web.bind.annotation.ExceptionHandler;
+import org.springframework.web.context.request.async.AsyncRequestNotUsableException;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
 import org.springframework.web.method.annotation.MethodArgumentTypeMismatchException;
 import org.springframework.web.multipart.MaxUploadSizeExceededException;
@@ -95,6 +96,12 @@ public class ApiErrorHandler {
     ResponseEntity<ErrorBody> multipart(Exception e) {
         return error(400)
                 .body(ErrorBody.of(ErrorCodes.INVALID_PAYLOAD, "Expected multipart/form-data with the process YAML in the field 'file'"));
+    }
+
+    /** The client went away (a browser leaving a page with an open event stream): there is no one to answer. */
+    @ExceptionHandler(AsyncRequestNotUsableException.class)
+    void clientGone(AsyncRequestNotUsableException e) {
+        LOG.debug("Client disconnected: {}", e.getMessage());
     }
 
     @ExceptionHandler(Exception.class)

@@ -1,0 +1,91 @@
+// One step waiting on a person, with the form that resolves it: shown in the inbox and on the instance page.
+
+import { ApiError, post, segment } from './api.js';
+import { definitionList, h, text, time } from './dom.js';
+import { describe, formFields } from './fields.js';
+
+/** A key that changes when the same step comes back for another attempt. */
+export const taskKey = (pending) => `${pending.instance_id}/${pending.step_id}/${pending.attempt}`;
+
+export const stepLabel = (pending) => pending.name || pending.step_id;
+
+/**
+ * @param pending an entry of GET /sop/steps/pending
+ * @param onDone called with a message once the step no longer waits here: resolved by this person, or by
+ *        someone else first
+ */
+export function taskCard(pending, { onDone, headingLevel = 'h2' }) {
+  const headingId = `task-${pending.instance_id}-${pending.step_id}`;
+  const fields = formFields((pending.outputs || []).filter((output) => output.value === undefined || output.value === null),
+    { prefix: 'outputs', initial: pending.proposal || {}, allRequired: true });
+  const formError = h('p', { class: 'form-error', role: 'alert', hidden: true });
+  const submit = h('button', { type: 'submit', class: 'primary' }, 'Submit');
+  const form = h('form', { class: 'task-form', novalidate: true, 'aria-labelledby': headingId },
+    fields.elements, formError, h('div', { class: 'actions' }, submit));
+
+  const instancePath = `#/instances/${segment(pending.process)}/${segment(pending.instance_id)}`;
+  const card = h('article', { class: 'task', 'aria-labelledby': headingId, 'data-task': taskKey(pending) },
+    h('header', { class: 'task-header' },
+      h(headingLevel, { id: headingId }, stepLabel(pending)),
+      pending.escalated ? h('span', { class: 'badge badge-escalated' }, 'escalated') : null,
+      h('span', { class: 'badge badge-type' }, pending.type)),
+    h('p', { class: 'meta' },
+      'Process ', h('strong', {}, pending.process), ` v${pending.version} · instance `,
+      h('a', { href: instancePath }, pending.instance_id),
+      ' · waiting since ', time(pending.created_at),
+      pending.attempt > 1 ? ` · attempt ${pending.attempt}` : null),
+    pending.instructions ? h('p', { class: 'instructions' }, pending.instructions) : null,
+    h('section', { 'aria-label': 'Inputs' }, h('h3', {}, 'Inputs'), definitionList(pending.inputs, 'This step has no inputs.')),
+    pending.escalated ? proposal(pending) : null,
+    h('section', { 'aria-label': 'Your decision' }, h('h3', {}, 'Your decision'), form));
+
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    fields.clearErrors();
+    formError.hidden = true;
+    submit.disabled = true;
+    const path = `/sop/${segment(pending.process)}/${segment(pending.instance_id)}/steps/${segment(pending.step_id)}/submit`;
+    try {
+      await post(path, { outputs: fields.values() });
+      onDone(`Submitted “${stepLabel(pending)}” of instance ${pending.instance_id}.`);
+    } catch (error) {
+      submit.disabled = false;
+      handleRefusal(error);
+    }
+  });
+
+  function handleRefusal(error) {
+    if (!(error instanceof ApiError)) {
+      throw error;
+    }
+    if (error.code === 'invalid_outputs') {
+      const unmatched = fields.showErrors(error.details);
+      showFormError(unmatched.length ? unmatched.map(describe).join(' ') : 'Some values need attention; see the fields marked above.');
+    } else if (error.code === 'invalid_transition' || error.status === 404) {
+      onDone(`“${stepLabel(pending)}” of instance ${pending.instance_id} was already resolved by someone else, `
+        + 'or its instance ended; it has been removed.');
+    } else {
+      showFormError(error.message);
+    }
+  }
+
+  function showFormError(message) {
+    formError.textContent = message;
+    formError.hidden = false;
+  }
+
+  return card;
+}
+
+function proposal(pending) {
+  const decision = pending.decision || {};
+  const confidence = typeof decision.confidence === 'number' ? `${Math.round(decision.confidence * 100)}%` : 'unknown';
+  return h('section', { class: 'proposal', 'aria-label': 'The agent’s proposal' },
+    h('h3', {}, 'The agent’s proposal'),
+    h('p', {}, 'The agent was not sure enough to decide alone. Its answer is filled in below; change it if you disagree.'),
+    h('dl', { class: 'pairs' },
+      Object.entries(pending.proposal || {}).map(([name, value]) => [h('dt', {}, name), h('dd', { class: 'proposed' }, text(value))]),
+      h('dt', {}, 'Confidence'), h('dd', { class: 'confidence' }, confidence),
+      h('dt', {}, 'Rationale'), h('dd', { class: 'rationale' }, text(decision.rationale) || 'None given'),
+      decision.model ? [h('dt', {}, 'Model'), h('dd', {}, decision.model)] : null));
+}

@@ -1,0 +1,267 @@
+package dev.sopline.standalone;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.sopline.gateway.GatewayApplication;
+import dev.sopline.judgment.AgentProviders;
+import dev.sopline.judgment.JudgmentWorker;
+import dev.sopline.testing.SharedKafka;
+import dev.sopline.testing.SopApi;
+import dev.sopline.worker.SopWorker;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.openqa.selenium.By;
+import org.openqa.selenium.JavascriptExecutor;
+import org.openqa.selenium.Keys;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.WindowType;
+import org.openqa.selenium.support.ui.Select;
+import org.springframework.boot.SpringApplication;
+import org.springframework.context.ConfigurableApplicationContext;
+
+/**
+ * The task inbox in a real headless Chromium against the platform as the standalone launcher wires it (gateway, engine
+ * and the judgment worker with its offline local agent) on the embedded broker: a person who never used the API signs in, registers a process, starts an instance, resolves a form and an
+ * escalated judgment from the inbox, and watches the instance complete without reloading.
+ */
+class TaskInboxBrowserIT {
+
+    static final String PROCESS = """
+            engine: "0.1"
+            process:
+              name: purchase-request
+              version: "1.0"
+              description: A manager approves a purchase and the spend-policy agent checks it.
+              trigger:
+                type: api
+              inputs:
+                - name: item
+                  type: string
+                  required: true
+                - name: amount
+                  type: number
+                  required: true
+                - name: urgency
+                  type: enum
+                  values: [low, high]
+                  required: true
+              outputs:
+                - name: approval
+                - name: within_policy
+              steps:
+                - id: approve
+                  name: Manager approval
+                  type: form
+                  inputs:
+                    request: "${inputs.item} for ${inputs.amount}"
+                  outputs:
+                    - name: approval
+                      type: enum
+                      values: [approved, rejected]
+                    - name: comment
+                    - name: budget_code
+                      type: integer
+                - id: policy
+                  name: Spend policy check
+                  type: judgment
+                  inputs:
+                    amount: "${inputs.amount}"
+                    approval: "${steps.approve.outputs.approval}"
+                  judgment:
+                    allow_agent: true
+                    confidence_threshold: 0.99
+                    escalate_to: human
+                    instructions: Is this spend within the purchasing policy?
+                  outputs:
+                    - name: within_policy
+                      type: enum
+                      values: ["yes", "no"]
+            """;
+
+    private static final String TOKEN = "inbox-it-token";
+
+    private static Path[] executables;
+    private static ConfigurableApplicationContext gateway;
+    private static SopWorker judgmentWorker;
+    private static int port;
+
+    @BeforeAll
+    static void platform() throws Exception {
+        Optional<Path[]> installed = Browser.installed();
+        assumeTrue(installed.isPresent(), "chromium and chromedriver are not installed (bash .ci/run installs them)");
+        executables = installed.get();
+        gateway = new SpringApplication(GatewayApplication.class).run("--server.port=0",
+                "--sop.kafka.bootstrap-servers=" + SharedKafka.bootstrapServers(),
+                "--sop.bootstrap-token=" + TOKEN,
+                "--sop.data-dir=" + Files.createTempDirectory("inbox-it"));
+        port = Integer.parseInt(gateway.getEnvironment().getProperty("local.server.port"));
+        // The agent of a fresh installation: the offline local model. Its confidence over two answers stays far
+        // below the step's 0.99 threshold, so it proposes and hands the step to a person.
+        judgmentWorker = JudgmentWorker.start(SharedKafka.bootstrapServers(), AgentProviders.fromEnvironment(Map.of()), 1);
+        await().atMost(Duration.ofSeconds(60)).until(() -> api().withToken(null).get("/actuator/health").status() == 200);
+    }
+
+    @AfterAll
+    static void stopPlatform() {
+        if (judgmentWorker != null) {
+            judgmentWorker.close();
+        }
+        if (gateway != null) {
+            gateway.close();
+        }
+    }
+
+    private static SopApi api() {
+        return new SopApi("http://localhost:" + port, TOKEN);
+    }
+
+    @Test
+    void shouldLetAPersonFinishAnInstanceFromTheBrowserAlone() throws Exception {
+        Path processFile = Files.createTempFile("purchase-request", ".yaml");
+        Files.writeString(processFile, PROCESS);
+        String ui = "http://localhost:" + port + "/ui/";
+        String instanceId;
+
+        try (Browser inbox = Browser.open(executables)) {
+            // Sign in, with the keyboard: a wrong token first.
+            inbox.open("http://localhost:" + port + "/");
+            WebElement token = inbox.visible(By.id("token"));
+            token.sendKeys("not-a-token", Keys.ENTER);
+            inbox.waitForText(By.id("token-error"), "not accepted");
+            inbox.screenshot("01-sign-in-refused");
+            token.clear();
+            token.sendKeys(TOKEN, Keys.ENTER);
+            inbox.waitForText(By.tagName("h1"), "Inbox");
+
+            // Register the process and start an instance from its kickoff form; a bad amount is refused first.
+            inbox.driver().findElement(By.linkText("Processes")).click();
+            inbox.visible(By.id("register-file")).sendKeys(processFile.toAbsolutePath().toString());
+            inbox.driver().findElement(By.xpath("//button[text()='Register']")).click();
+            inbox.waitForText(By.tagName("h1"), "purchase-request");
+            field(inbox, "item").sendKeys("Laptop");
+            field(inbox, "amount").sendKeys("lots");
+            inbox.driver().findElement(By.cssSelector("[data-field='urgency'] input[value='high']")).click();
+            inbox.driver().findElement(By.xpath("//button[text()='Start instance']")).click();
+            inbox.waitForText(By.cssSelector("[data-field='amount'] .field-error"), "Expected a number");
+            assertThat(field(inbox, "amount").getAttribute("aria-invalid")).isEqualTo("true");
+            assertEveryControlIsLabelled(inbox);
+            inbox.screenshot("02-process-kickoff-error");
+            field(inbox, "amount").clear();
+            field(inbox, "amount").sendKeys("1200");
+            inbox.driver().findElement(By.xpath("//button[text()='Start instance']")).click();
+            inbox.waitForText(By.id("instance-state"), "waiting");
+            String instancePage = inbox.driver().getCurrentUrl();
+            instanceId = instancePage.substring(instancePage.lastIndexOf('/') + 1);
+
+            // The inbox, filtered to the process: the form, with field errors from the gateway, then resolved.
+            inbox.driver().findElement(By.linkText("Inbox")).click();
+            new Select(inbox.visible(By.id("inbox-process"))).selectByValue("purchase-request");
+            WebElement form = inbox.visible(task(instanceId, "approve"));
+            assertThat(form.getText()).contains("Manager approval", "purchase-request", instanceId, "Laptop for 1200");
+            inbox.markPage();
+            form.findElement(By.cssSelector("[data-field='approval'] input[value='approved']")).click();
+            form.findElement(By.cssSelector("[data-field='budget_code'] input")).sendKeys("twelve");
+            form.findElement(By.xpath(".//button[text()='Submit']")).click();
+            inbox.waitForText(fieldError(instanceId, "approve", "budget_code"), "Expected a whole number");
+            inbox.waitForText(fieldError(instanceId, "approve", "comment"), "Required");
+            inbox.screenshot("03-inbox-field-errors");
+            form.findElement(By.cssSelector("[data-field='comment'] input")).sendKeys("For the new hire");
+            WebElement budget = form.findElement(By.cssSelector("[data-field='budget_code'] input"));
+            budget.clear();
+            budget.sendKeys("12");
+            form.findElement(By.xpath(".//button[text()='Submit']")).click();
+            inbox.waitUntilGone(task(instanceId, "approve"));
+            inbox.waitForText(By.id("status"), "Submitted");
+
+            // The agent is not sure: the judgment arrives in the open inbox with its proposal, without a reload.
+            WebElement judgment = inbox.visible(task(instanceId, "policy"));
+            assertThat(judgment.getText()).contains("Spend policy check", "escalated", "Is this spend within the purchasing policy?",
+                    "local/all-minilm-l6-v2");
+            assertThat(judgment.findElement(By.cssSelector(".confidence")).getText()).matches("\\d{1,2}%");
+            assertThat(judgment.findElement(By.cssSelector(".rationale")).getText()).isNotBlank();
+            String proposed = judgment.findElement(By.cssSelector(".proposal dd.proposed")).getText();
+            assertThat(judgment.findElement(By.cssSelector("[data-field='within_policy'] input[value='" + proposed + "']")).isSelected())
+                    .as("the agent's proposal is filled in").isTrue();
+            assertThat(inbox.stillMarked()).isTrue();
+            inbox.screenshot("04-inbox-escalated-judgment");
+            inbox.resize(390, 844);
+            assertNoSidewaysScrolling(inbox);
+            inbox.screenshot("05-inbox-phone");
+            inbox.resize(1280, 1000);
+
+            // A second tab follows the instance page while the judgment is resolved in the inbox.
+            inbox.driver().switchTo().newWindow(WindowType.TAB);
+            String instanceTab = inbox.driver().getWindowHandle();
+            inbox.open(instancePage);
+            WebElement token2 = inbox.visible(By.id("token"));
+            token2.sendKeys(TOKEN, Keys.ENTER);
+            inbox.waitForText(By.id("instance-state"), "waiting");
+            inbox.markPage();
+            String inboxTab = inbox.driver().getWindowHandles().stream().filter(handle -> !handle.equals(instanceTab)).findFirst().orElseThrow();
+
+            inbox.driver().switchTo().window(inboxTab);
+            judgment = inbox.visible(task(instanceId, "policy"));
+            judgment.findElement(By.cssSelector("[data-field='within_policy'] input[value='yes']")).click();
+            judgment.findElement(By.xpath(".//button[text()='Submit']")).click();
+            inbox.waitUntilGone(task(instanceId, "policy"));
+
+            inbox.driver().switchTo().window(instanceTab);
+            inbox.waitForText(By.id("instance-state"), "completed");
+            assertThat(inbox.stillMarked()).as("the instance page updated without a reload").isTrue();
+            inbox.waitForText(By.cssSelector(".timeline"), "Instance completed");
+            String page = inbox.driver().findElement(By.id("main")).getText();
+            assertThat(page).contains("approval", "approved", "within_policy", "yes", "Spend policy check");
+            assertThat(inbox.driver().findElement(By.cssSelector("tr[data-step='policy']")).getText()).contains("completed", "human");
+            inbox.screenshot("06-instance-completed");
+            inbox.resize(390, 844);
+            assertNoSidewaysScrolling(inbox);
+            inbox.screenshot("07-instance-phone");
+            inbox.resize(1280, 1000);
+
+            // The instance list, filtered to the process.
+            inbox.open(ui + "#/instances?process=purchase-request&state=completed");
+            WebElement row = inbox.visible(By.cssSelector("tr[data-instance='" + instanceId + "']"));
+            assertThat(row.getText()).contains("purchase-request", "completed");
+            inbox.screenshot("08-instances");
+        }
+
+        assertThat(api().get("/sop/purchase-request/" + instanceId).json().path("outputs").path("within_policy").asString())
+                .isEqualTo("yes");
+        assertThat(Files.size(Browser.SCREENSHOTS.resolve("06-instance-completed.png"))).isGreaterThan(10_000);
+    }
+
+    private static WebElement field(Browser browser, String name) {
+        return browser.visible(By.cssSelector("[data-field='" + name + "'] input"));
+    }
+
+    private static By task(String instanceId, String stepId) {
+        return By.cssSelector("article[data-task^='" + instanceId + "/" + stepId + "/']");
+    }
+
+    private static By fieldError(String instanceId, String stepId, String field) {
+        return By.cssSelector("article[data-task^='" + instanceId + "/" + stepId + "/'] [data-field='" + field + "'] .field-error");
+    }
+
+    private static void assertEveryControlIsLabelled(Browser browser) {
+        Object unlabelled = ((JavascriptExecutor) browser.driver()).executeScript("""
+                return [...document.querySelectorAll('input, select, textarea')]
+                  .filter(c => c.type !== 'hidden' && c.labels.length === 0 && !c.closest('fieldset')?.querySelector('legend'))
+                  .map(c => c.outerHTML);""");
+        assertThat((List<?>) unlabelled).isEmpty();
+    }
+
+    private static void assertNoSidewaysScrolling(Browser browser) {
+        Object overflow = ((JavascriptExecutor) browser.driver()).executeScript(
+                "return document.documentElement.scrollWidth - window.innerWidth;");
+        assertThat(((Number) overflow).intValue()).as("page wider than a phone screen by").isLessThanOrEqualTo(0);
+    }
+}
