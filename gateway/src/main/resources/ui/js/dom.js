@@ -21,7 +21,7 @@ export function h(tag, attrs = {}, ...children) {
 
 function append(element, children) {
   for (const child of children.flat(Infinity)) {
-    if (child === undefined || child === null || child === false) {
+    if (child === undefined || child === null || child === false || child === '') {
       continue;
     }
     element.append(child instanceof Node ? child : document.createTextNode(String(child)));
@@ -65,14 +65,26 @@ export function badge(state, attrs = {}) {
   return h('span', { class: `badge badge-${state}`, ...attrs }, state);
 }
 
-/** A table that scrolls sideways on narrow screens instead of squeezing its columns; rows may be a tbody. */
+/**
+ * A table; on a phone-sized screen each row becomes a block of labelled cells (see app.css). Rows may be a tbody,
+ * to which rows added later are labelled by labelCells.
+ */
 export function table(caption, headings, rows) {
   const body = rows instanceof HTMLTableSectionElement ? rows : h('tbody', {}, rows);
+  labelCells(body, headings);
+  body.dataset.headings = JSON.stringify(headings);
   return h('div', { class: 'table-scroll' },
     h('table', {},
       h('caption', { class: 'visually-hidden' }, caption),
       h('thead', {}, h('tr', {}, headings.map((heading) => h('th', { scope: 'col' }, heading)))),
       body));
+}
+
+/** Gives each cell its column's heading, shown beside the value where rows are stacked. */
+export function labelCells(body, headings = JSON.parse(body.dataset.headings || '[]')) {
+  for (const row of body.rows) {
+    [...row.cells].forEach((cell, index) => { cell.dataset.label = headings[index] || ''; });
+  }
 }
 
 let statusTimer;

@@ -1,7 +1,7 @@
 // Instances: a filtered list whose states follow the workspace's live stream.
 
 import { get, segment, withQuery } from './api.js';
-import { badge, fill, h, table, time } from './dom.js';
+import { badge, fill, h, labelCells, table, time } from './dom.js';
 import { follow } from './events.js';
 
 const STATES = ['pending', 'running', 'waiting', 'completed', 'failed', 'cancelled'];
@@ -49,6 +49,7 @@ export function instanceListView(container, query) {
       const page = await get(path);
       next = page.next;
       addRows(page.data);
+      labelCells(rows);
       fill(body, rows.children.length ? listing : h('p', {}, 'No instance matches.'));
       more.hidden = !next;
     } catch (error) {
