@@ -89,10 +89,14 @@ export function labelCells(body, headings = JSON.parse(body.dataset.headings || 
 
 let statusTimer;
 
-/** Announces a message in the page's live region (read by screen readers, shown at the top). */
-export function announce(message) {
+/**
+ * Announces a message in the page's live region (read by screen readers, shown at the top); tone 'notice' marks
+ * news the person did not cause, such as a step resolved by someone else.
+ */
+export function announce(message, tone = 'done') {
   const status = document.getElementById('status');
   status.textContent = message;
+  status.dataset.tone = tone;
   clearTimeout(statusTimer);
   statusTimer = setTimeout(() => { status.textContent = ''; }, 8000);
 }

@@ -9,7 +9,8 @@ const RECONNECT_DELAY_MS = 1000;
 
 /**
  * Follows a stream until closed. onOpen runs each time the stream (re)connects, so the caller can read the current
- * state: events only cover changes after the stream opened. onChange gets each state_changed CloudEvent.
+ * state again: events only cover changes after the stream opened. onChange gets each state_changed CloudEvent.
+ * Callers read the state once before too, so a page works (without live updates) where no stream gets through.
  */
 export function follow(path, { onOpen = () => {}, onChange }) {
   const controller = new AbortController();

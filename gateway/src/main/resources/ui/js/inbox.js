@@ -57,7 +57,7 @@ export function inboxView(container, query) {
       const key = taskKey(pending);
       let item = present.get(key);
       if (!item) {
-        item = h('li', { 'data-key': key }, taskCard(pending, { onDone: (message) => done(item, message) }));
+        item = h('li', { 'data-key': key }, taskCard(pending, { onDone: (message, tone) => done(item, message, tone) }));
       }
       if (!append && item !== (previous ? previous.nextSibling : list.firstChild)) {
         list.insertBefore(item, previous ? previous.nextSibling : list.firstChild);
@@ -70,10 +70,10 @@ export function inboxView(container, query) {
     updateCount();
   }
 
-  function done(item, message) {
+  function done(item, message, tone) {
     const following = item.nextElementSibling || item.previousElementSibling;
     item.remove();
-    announce(message);
+    announce(message, tone);
     updateCount();
     const target = following?.querySelector('h2') || container.querySelector('h1');
     target.setAttribute('tabindex', '-1');
@@ -85,6 +85,7 @@ export function inboxView(container, query) {
     count.textContent = n === 0 ? 'Nothing is waiting for you.' : `${n} step${n === 1 ? '' : 's'} waiting${next ? ' (more below)' : ''}.`;
   }
 
+  refresh();
   const stream = follow('/sop/events', { onOpen: refresh, onChange: debounce(refresh) });
   return () => stream.close();
 }

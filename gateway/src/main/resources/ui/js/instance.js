@@ -101,8 +101,8 @@ export function instanceView(container, process, id) {
     shownTask = taskKey(entry);
     fill(waiting.lastElementChild, taskCard(entry, {
       headingLevel: 'h3',
-      onDone: (message) => {
-        announce(message);
+      onDone: (message, tone) => {
+        announce(message, tone);
         waiting.hidden = true;
         load();
       },
@@ -125,6 +125,7 @@ export function instanceView(container, process, id) {
   }
 
   const refresh = debounce(load, 100);
+  load();
   const stream = follow(`${path}/events`, { onOpen: load, onChange });
   return () => stream.close();
 }

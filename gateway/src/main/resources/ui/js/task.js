@@ -11,8 +11,8 @@ export const stepLabel = (pending) => pending.name || pending.step_id;
 
 /**
  * @param pending an entry of GET /sop/steps/pending
- * @param onDone called with a message once the step no longer waits here: resolved by this person, or by
- *        someone else first
+ * @param onDone called with a message and its tone once the step no longer waits here: resolved by this person
+ *        ('done'), or by someone else first ('notice')
  */
 export function taskCard(pending, { onDone, headingLevel = 'h2' }) {
   const headingId = `task-${pending.instance_id}-${pending.step_id}`;
@@ -47,7 +47,7 @@ export function taskCard(pending, { onDone, headingLevel = 'h2' }) {
     const path = `/sop/${segment(pending.process)}/${segment(pending.instance_id)}/steps/${segment(pending.step_id)}/submit`;
     try {
       await post(path, { outputs: fields.values() });
-      onDone(`Submitted “${stepLabel(pending)}” of instance ${pending.instance_id}.`);
+      onDone(`Submitted “${stepLabel(pending)}” of instance ${pending.instance_id}.`, 'done');
     } catch (error) {
       submit.disabled = false;
       handleRefusal(error);
@@ -63,7 +63,7 @@ export function taskCard(pending, { onDone, headingLevel = 'h2' }) {
       showFormError(unmatched.length ? unmatched.map(describe).join(' ') : 'Some values need attention; see the fields marked above.');
     } else if (error.code === 'invalid_transition' || error.status === 404) {
       onDone(`“${stepLabel(pending)}” of instance ${pending.instance_id} was already resolved by someone else, `
-        + 'or its instance ended; it has been removed.');
+        + 'or its instance ended; it has been removed.', 'notice');
     } else {
       showFormError(error.message);
     }

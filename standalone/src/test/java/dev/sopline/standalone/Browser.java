@@ -6,6 +6,8 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Stream;
 import org.openqa.selenium.By;
@@ -87,6 +89,12 @@ final class Browser implements AutoCloseable {
 
     boolean stillMarked() {
         return "unchanged".equals(((JavascriptExecutor) driver).executeScript("return window.__sopPageMark;"));
+    }
+
+    /** Cuts this tab off from the live streams, as a proxy that buffers responses would: the page sees no change. */
+    void blockLiveStreams() {
+        driver.executeCdpCommand("Network.enable", Map.of());
+        driver.executeCdpCommand("Network.setBlockedURLs", Map.of("urls", List.of("*/events")));
     }
 
     void resize(int width, int height) {

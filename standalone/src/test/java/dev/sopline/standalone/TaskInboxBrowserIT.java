@@ -198,21 +198,30 @@ class TaskInboxBrowserIT {
             inbox.screenshot("05-inbox-phone");
             inbox.resize(1280, 1000);
 
-            // A second tab follows the instance page while the judgment is resolved in the inbox.
-            inbox.driver().switchTo().newWindow(WindowType.TAB);
-            String instanceTab = inbox.driver().getWindowHandle();
-            inbox.open(instancePage);
-            WebElement token2 = inbox.visible(By.id("token"));
-            token2.sendKeys(TOKEN, Keys.ENTER);
+            // A second tab follows the instance page while the judgment is resolved in the inbox; a third, cut off from
+            // live updates, still shows the judgment and is told plainly that someone else resolved it.
+            String inboxTab = inbox.driver().getWindowHandle();
+            String instanceTab = signInNewTab(inbox, instancePage);
             inbox.waitForText(By.id("instance-state"), "waiting");
             inbox.markPage();
-            String inboxTab = inbox.driver().getWindowHandles().stream().filter(handle -> !handle.equals(instanceTab)).findFirst().orElseThrow();
+            String staleTab = signInNewTab(inbox, ui + "#/processes");
+            inbox.blockLiveStreams();
+            inbox.open(ui + "#/inbox?process=purchase-request");
+            inbox.visible(task(instanceId, "policy"));
 
             inbox.driver().switchTo().window(inboxTab);
             judgment = inbox.visible(task(instanceId, "policy"));
             judgment.findElement(By.cssSelector("[data-field='within_policy'] input[value='yes']")).click();
             judgment.findElement(By.xpath(".//button[text()='Submit']")).click();
             inbox.waitUntilGone(task(instanceId, "policy"));
+
+            inbox.driver().switchTo().window(staleTab);
+            WebElement stale = inbox.visible(task(instanceId, "policy"));
+            stale.findElement(By.cssSelector("[data-field='within_policy'] input[value='no']")).click();
+            stale.findElement(By.xpath(".//button[text()='Submit']")).click();
+            inbox.waitForText(By.id("status"), "already resolved by someone else");
+            inbox.waitUntilGone(task(instanceId, "policy"));
+            inbox.screenshot("06-inbox-resolved-elsewhere");
 
             inbox.driver().switchTo().window(instanceTab);
             inbox.waitForText(By.id("instance-state"), "completed");
@@ -221,22 +230,31 @@ class TaskInboxBrowserIT {
             String page = inbox.driver().findElement(By.id("main")).getText();
             assertThat(page).contains("approval", "approved", "within_policy", "yes", "Spend policy check");
             assertThat(inbox.driver().findElement(By.cssSelector("tr[data-step='policy']")).getText()).contains("completed", "human");
-            inbox.screenshot("06-instance-completed");
+            inbox.screenshot("07-instance-completed");
             inbox.resize(390, 844);
             assertNoSidewaysScrolling(inbox);
-            inbox.screenshot("07-instance-phone");
+            inbox.screenshot("08-instance-phone");
             inbox.resize(1280, 1000);
 
             // The instance list, filtered to the process.
             inbox.open(ui + "#/instances?process=purchase-request&state=completed");
             WebElement row = inbox.visible(By.cssSelector("tr[data-instance='" + instanceId + "']"));
             assertThat(row.getText()).contains("purchase-request", "completed");
-            inbox.screenshot("08-instances");
+            inbox.screenshot("09-instances");
         }
 
         assertThat(api().get("/sop/purchase-request/" + instanceId).json().path("outputs").path("within_policy").asString())
                 .isEqualTo("yes");
-        assertThat(Files.size(Browser.SCREENSHOTS.resolve("06-instance-completed.png"))).isGreaterThan(10_000);
+        assertThat(Files.size(Browser.SCREENSHOTS.resolve("07-instance-completed.png"))).isGreaterThan(10_000);
+    }
+
+    /** Opens a tab, which starts signed out (the token is kept per tab), and signs in at the given page. */
+    private static String signInNewTab(Browser browser, String page) {
+        browser.driver().switchTo().newWindow(WindowType.TAB);
+        browser.open(page);
+        browser.visible(By.id("token")).sendKeys(TOKEN, Keys.ENTER);
+        browser.visible(By.id("main-nav"));
+        return browser.driver().getWindowHandle();
     }
 
     private static WebElement field(Browser browser, String name) {
