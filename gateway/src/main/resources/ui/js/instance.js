@@ -94,8 +94,16 @@ export function instanceView(container, process, id) {
     }
     const { data: pending } = await get(withQuery('/sop/steps/pending', { process, assignee: 'human', limit: 500 }));
     const entry = pending.find((item) => item.instance_id === instance.id && item.step_id === active.id);
-    if (!entry || taskKey(entry) === shownTask) {
-      waiting.hidden = !entry;
+    if (!entry) {
+      // Further down a long feed than one page reaches: the inbox lists it.
+      shownTask = null;
+      fill(waiting.lastElementChild, h('p', {}, `${active.name || active.id} waits on a person. `,
+        h('a', { href: `#/inbox?process=${segment(process)}` }, 'Resolve it from the inbox.')));
+      waiting.hidden = false;
+      return;
+    }
+    if (taskKey(entry) === shownTask) {
+      waiting.hidden = false;
       return;
     }
     shownTask = taskKey(entry);
