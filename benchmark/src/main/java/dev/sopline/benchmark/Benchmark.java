@@ -18,39 +18,61 @@ import java.util.Map;
 import java.util.UUID;
 
 /**
- * One run, one broker: the raw Kafka floor, the engine with SDK workers, the gateway under HTTP load, and the
- * platform's peak memory. Prints a table with the ratios engine/floor and writes the same figures as JSON.
+ * One run, one broker per commit interval: the raw Kafka floor, the engine with SDK workers, the gateway under HTTP
+ * load, and the platform's peak memory, measured on a fresh platform for each commit interval asked for. Prints a
+ * table per interval with the ratios engine/floor and writes the same figures as JSON.
  *
- * <pre>java -jar benchmark/target/sopline-benchmark.jar [--instances=2000] [--commit-interval-ms=20] [--out=benchmark-results.json]</pre>
+ * <pre>java -jar benchmark/target/sopline-benchmark.jar [--instances=2000] [--commit-interval-ms=10,100] [--out=benchmark-results.json]</pre>
  */
 public final class Benchmark {
+
+    private static final int WARM_UP_INSTANCES = 500;
 
     private Benchmark() {}
 
     public static void main(String[] args) throws Exception {
         Map<String, String> options = options(args);
-        int instances = Integer.parseInt(options.getOrDefault("instances", "2000"));
-        int sequential = Integer.parseInt(options.getOrDefault("sequential", "50"));
-        int httpRequests = Integer.parseInt(options.getOrDefault("http-requests", "2000"));
-        int httpConcurrency = Integer.parseInt(options.getOrDefault("http-concurrency", "16"));
-        Duration commitInterval = Duration.ofMillis(Long.parseLong(options.getOrDefault("commit-interval-ms", "20")));
-        Path jar = Path.of(options.getOrDefault("jar", "standalone/target/sopline-standalone.jar"));
+        Settings settings = new Settings(
+                Integer.parseInt(options.getOrDefault("instances", "2000")),
+                Integer.parseInt(options.getOrDefault("sequential", "50")),
+                Integer.parseInt(options.getOrDefault("http-requests", "2000")),
+                Integer.parseInt(options.getOrDefault("http-concurrency", "16")),
+                Path.of(options.getOrDefault("jar", "standalone/target/sopline-standalone.jar")));
+        List<Duration> commitIntervals = java.util.Arrays.stream(options.getOrDefault("commit-interval-ms", "10,100").split(","))
+                .map(String::trim).map(Long::parseLong).map(Duration::ofMillis).toList();
         Path out = Path.of(options.getOrDefault("out", "benchmark-results.json"));
 
         Map<String, Object> report = new LinkedHashMap<>();
         report.put("started_at", Instant.now().toString());
         report.put("machine", Map.of("cores", Runtime.getRuntime().availableProcessors(), "os", System.getProperty("os.name") + " "
                 + System.getProperty("os.arch"), "java", System.getProperty("java.version")));
-        report.put("settings", Map.of("instances", instances, "sequential", sequential, "http_requests", httpRequests,
-                "http_concurrency", httpConcurrency, "commit_interval_ms", commitInterval.toMillis()));
+        report.put("settings", Map.of("instances", settings.instances(), "sequential", settings.sequential(),
+                "http_requests", settings.httpRequests(), "http_concurrency", settings.httpConcurrency(),
+                "commit_intervals_ms", commitIntervals.stream().map(Duration::toMillis).toList()));
+        List<Map<String, Object>> runs = new ArrayList<>();
+        for (Duration commitInterval : commitIntervals) {
+            runs.add(run(settings, commitInterval));
+        }
+        report.put("runs", runs);
+        Files.writeString(out, Json.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(report));
+        runs.forEach(run -> System.out.println(Table.render(run)));
+        System.out.println("Written to " + out.toAbsolutePath());
+    }
 
-        try (PlatformProcess platform = PlatformProcess.start(jar, Map.of("SOP_ENGINE_COMMIT_INTERVAL_MS", String.valueOf(commitInterval.toMillis())))) {
+    private record Settings(int instances, int sequential, int httpRequests, int httpConcurrency, Path jar) {}
+
+    /** Everything measured on one fresh platform whose engine commits every {@code commitInterval}. */
+    private static Map<String, Object> run(Settings settings, Duration commitInterval) throws Exception {
+        Map<String, Object> report = new LinkedHashMap<>();
+        report.put("commit_interval_ms", commitInterval.toMillis());
+        try (PlatformProcess platform = PlatformProcess.start(settings.jar(),
+                Map.of("SOP_ENGINE_COMMIT_INTERVAL_MS", String.valueOf(commitInterval.toMillis())))) {
             Duration ready = platform.awaitHealthy(Duration.ofSeconds(120));
             report.put("platform_ready_ms", ready.toMillis());
             register(platform, EngineRun.PROCESS);
             register(platform, GatewayRun.PROCESS);
 
-            System.out.println("Measuring the Kafka floor...");
+            System.out.println("Commit interval " + commitInterval.toMillis() + " ms: measuring the Kafka floor...");
             KafkaFloor floor = new KafkaFloor(platform.bootstrapServers());
             Latencies perRecord = floor.roundTrip(200, Duration.ZERO);
             Latencies onInterval = floor.roundTrip(100, commitInterval);
@@ -60,33 +82,36 @@ public final class Benchmark {
                     "round_trip_commit_interval_ms", percentiles(onInterval),
                     "three_hop_chain_msgs_per_s", round(chain)));
 
-            System.out.println("Measuring the engine...");
+            System.out.println("Commit interval " + commitInterval.toMillis() + " ms: measuring the engine...");
             Map<String, Object> engine = new LinkedHashMap<>();
             try (EngineRun run = new EngineRun(platform.bootstrapServers(), 2, 8)) {
-                awaitAll(run, startMany(run, 50), Duration.ofSeconds(60));
-                List<String> batch = startMany(run, instances);
+                // Warm up until the JIT has compiled the hot paths of both JVMs: a platform runs for days, not seconds.
+                run.awaitAll(startMany(run, WARM_UP_INSTANCES), Duration.ofSeconds(120));
+                for (int i = 0; i < 10; i++) {
+                    run.awaitAll(startMany(run, 1), Duration.ofSeconds(30));
+                }
+                List<String> batch = startMany(run, settings.instances());
                 long firstStart = System.nanoTime();
-                awaitAll(run, batch, Duration.ofSeconds(180));
+                run.awaitAll(batch, Duration.ofSeconds(180));
                 double seconds = (run.lastCompletion(batch) - firstStart) / 1e9;
                 engine.put("completed", run.completedCount(batch));
                 engine.put("instances_per_s", round(run.completedCount(batch) / seconds));
                 engine.put("start_to_completed_ms", percentiles(run.startToCompleted(batch)));
                 engine.put("handoff_ms", percentiles(run.handoffs(batch)));
                 List<String> oneByOne = new ArrayList<>();
-                for (int i = 0; i < sequential; i++) {
-                    String id = run.start(i);
-                    run.flush();
-                    oneByOne.add(id);
-                    awaitAll(run, List.of(id), Duration.ofSeconds(30));
+                for (int i = 0; i < settings.sequential(); i++) {
+                    List<String> one = startMany(run, 1);
+                    oneByOne.addAll(one);
+                    run.awaitAll(one, Duration.ofSeconds(30));
                 }
                 engine.put("sequential_start_to_completed_ms", percentiles(run.startToCompleted(oneByOne)));
                 engine.put("sequential_handoff_ms", percentiles(run.handoffs(oneByOne)));
             }
             report.put("engine", engine);
 
-            System.out.println("Measuring the gateway...");
-            GatewayRun.run(platform.baseUrl(), PlatformProcess.TOKEN, Math.min(200, httpRequests), httpConcurrency);
-            GatewayRun.Result gateway = GatewayRun.run(platform.baseUrl(), PlatformProcess.TOKEN, httpRequests, httpConcurrency);
+            System.out.println("Commit interval " + commitInterval.toMillis() + " ms: measuring the gateway...");
+            GatewayRun.run(platform.baseUrl(), PlatformProcess.TOKEN, Math.min(200, settings.httpRequests()), settings.httpConcurrency());
+            GatewayRun.Result gateway = GatewayRun.run(platform.baseUrl(), PlatformProcess.TOKEN, settings.httpRequests(), settings.httpConcurrency());
             report.put("gateway", Map.of(
                     "requests", gateway.requests(),
                     "requests_per_s", round(gateway.requestsPerSecond()),
@@ -95,9 +120,7 @@ public final class Benchmark {
             report.put("platform_peak_rss_mib", platform.peakRssMiB());
         }
         report.put("ratios", ratios(report));
-        Files.writeString(out, Json.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(report));
-        System.out.println(Table.render(report));
-        System.out.println("Written to " + out.toAbsolutePath());
+        return report;
     }
 
     private static List<String> startMany(EngineRun run, int count) {
@@ -109,13 +132,6 @@ public final class Benchmark {
         return ids;
     }
 
-    private static void awaitAll(EngineRun run, List<String> ids, Duration limit) throws InterruptedException {
-        long deadline = System.nanoTime() + limit.toNanos();
-        while (run.completedCount(ids) < ids.size() && System.nanoTime() < deadline) {
-            Thread.sleep(1);
-        }
-    }
-
     @SuppressWarnings("unchecked")
     private static Map<String, Object> ratios(Map<String, Object> report) {
         Map<String, Object> floor = (Map<String, Object>) report.get("floor");
@@ -124,8 +140,10 @@ public final class Benchmark {
         double floorInterval = ((Map<String, Double>) floor.get("round_trip_commit_interval_ms")).get("p50");
         double handoff = ((Map<String, Double>) engine.get("sequential_handoff_ms")).get("p50");
         Map<String, Object> ratios = new LinkedHashMap<>();
+        double sequential = ((Map<String, Double>) engine.get("sequential_start_to_completed_ms")).get("p50");
         ratios.put("handoff_p50_over_floor_commit_per_record_p50", round(handoff / floorPerRecord));
         ratios.put("handoff_p50_over_floor_same_commit_interval_p50", round(handoff / floorInterval));
+        ratios.put("sequential_start_to_completed_p50_over_floor_commit_per_record_p50", round(sequential / floorPerRecord));
         ratios.put("instances_per_s_times_3_steps_over_three_hop_chain",
                 round(((Number) engine.get("instances_per_s")).doubleValue() * 3 / ((Number) floor.get("three_hop_chain_msgs_per_s")).doubleValue()));
         return ratios;

@@ -106,8 +106,7 @@ final class EngineRun implements AutoCloseable {
     private void follow(String bootstrap, java.util.concurrent.CountDownLatch following) {
         Map<String, Object> config = Map.of(
                 ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
-                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
-                ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 5);
+                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(config, new StringDeserializer(), new ByteArrayDeserializer())) {
             List<TopicPartition> partitions = consumer.partitionsFor(Topics.EVENTS).stream()
                     .map(info -> new TopicPartition(Topics.EVENTS, info.partition())).toList();
@@ -116,6 +115,7 @@ final class EngineRun implements AutoCloseable {
             partitions.forEach(consumer::position);
             following.countDown();
             while (running.get()) {
+                boolean completions = false;
                 for (ConsumerRecord<String, byte[]> record : consumer.poll(Duration.ofMillis(50))) {
                     // Only completions matter here; a cheap look at the bytes spares parsing every other event.
                     if (!startedAt.containsKey(record.key()) || !contains(record.value(), COMPLETED)) {
@@ -125,6 +125,12 @@ final class EngineRun implements AutoCloseable {
                     if (event.getType().equals(StateChangeEvents.INSTANCE_STATE_CHANGED)
                             && StateChangeEvents.data(event, InstanceStateChanged.class).to() == InstanceState.COMPLETED) {
                         completedAt.putIfAbsent(record.key(), System.nanoTime());
+                        completions = true;
+                    }
+                }
+                if (completions) {
+                    synchronized (completedAt) {
+                        completedAt.notifyAll();
                     }
                 }
             }
@@ -158,8 +164,22 @@ final class EngineRun implements AutoCloseable {
         producer.flush();
     }
 
-    boolean isCompleted(String id) {
-        return completedAt.containsKey(id);
+    /** Waits, without spinning, until every one of {@code ids} has completed or {@code limit} has passed. */
+    void awaitAll(List<String> ids, Duration limit) throws InterruptedException {
+        long deadline = System.nanoTime() + limit.toNanos();
+        List<String> open = new java.util.ArrayList<>(ids);
+        while (true) {
+            open.removeIf(completedAt::containsKey);
+            long left = deadline - System.nanoTime();
+            if (open.isEmpty() || left <= 0) {
+                return;
+            }
+            synchronized (completedAt) {
+                if (!completedAt.containsKey(open.get(0))) {
+                    completedAt.wait(Math.max(1, Math.min(50, left / 1_000_000)));
+                }
+            }
+        }
     }
 
     long completedCount(List<String> ids) {

@@ -203,7 +203,6 @@ final class KafkaFloor {
         props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-        props.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 1);
         if (group != null) {
             props.put(ConsumerConfig.GROUP_ID_CONFIG, group);
             props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);

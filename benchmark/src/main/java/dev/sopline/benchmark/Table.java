@@ -13,9 +13,10 @@ final class Table {
         Map<String, Object> engine = (Map<String, Object>) report.get("engine");
         Map<String, Object> gateway = (Map<String, Object>) report.get("gateway");
         StringBuilder table = new StringBuilder();
+        table.append("\nEngine commit interval ").append(report.get("commit_interval_ms")).append(" ms\n");
         table.append("\n| Measure | p50 ms | p95 ms | p99 ms | Rate |\n|---|---|---|---|---|\n");
         row(table, "Floor: EOS round trip, commit per record", (Map<String, Double>) floor.get("round_trip_commit_per_record_ms"), "");
-        row(table, "Floor: EOS round trip, commit every " + ((Map<String, Object>) report.get("settings")).get("commit_interval_ms") + " ms",
+        row(table, "Floor: EOS round trip, commit every " + report.get("commit_interval_ms") + " ms",
                 (Map<String, Double>) floor.get("round_trip_commit_interval_ms"), "");
         table.append("| Floor: three-hop EOS chain | | | | ").append(floor.get("three_hop_chain_msgs_per_s")).append(" msgs/s |\n");
         row(table, "Engine: start to completed (batch)", (Map<String, Double>) engine.get("start_to_completed_ms"),

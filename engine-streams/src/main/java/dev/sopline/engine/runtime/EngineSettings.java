@@ -89,10 +89,9 @@ public record EngineSettings(
         // The one processor reads its state once and writes once per command; the record cache would only delay changelog writes.
         props.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, 0);
         props.put(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), 0);
-        // The stream thread commits between polls: a poll that waits 100 ms (the default) delays every commit, and so
-        // every handoff, by up to that long. Short polls and fetch waits keep the commit interval the bound.
+        // The stream thread commits between polls: a poll that waits 100 ms (the default) delays every commit by up to
+        // that long. The fetch itself keeps the broker's long poll, which answers as soon as a command arrives.
         props.put(StreamsConfig.POLL_MS_CONFIG, Math.max(1, Math.min(10, commitInterval.toMillis() / 2)));
-        props.put(StreamsConfig.consumerPrefix(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG), 10);
         props.put(StreamsConfig.consumerPrefix(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG), "earliest");
         // A replica that dies without leaving is noticed after this long; its partitions then move to the others.
         props.put(StreamsConfig.consumerPrefix(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG), 10_000);

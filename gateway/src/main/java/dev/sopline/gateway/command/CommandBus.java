@@ -117,7 +117,10 @@ public class CommandBus implements SmartLifecycle {
                 ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true,
                 ProducerConfig.ACKS_CONFIG, "all",
                 ProducerConfig.LINGER_MS_CONFIG, 0), new StringSerializer(), new ByteArraySerializer());
-        replies.start(properties.kafka().bootstrapServers(), EngineTopics.REPLIES, 5, record -> {
+        // Replies are read as written: the command they answer is already on the command log, so an engine transaction
+        // that aborts is followed by the same command processed again and the same reply; waiting for the commit would
+        // add the commit interval to every request.
+        replies.start(properties.kafka().bootstrapServers(), EngineTopics.REPLIES, TopicTail.Visibility.AS_WRITTEN, record -> {
             CompletableFuture<CommandReply> future = waiting.get(record.key());
             if (future != null) {
                 future.complete(replySerde.deserializer().deserialize(record.topic(), record.value()));

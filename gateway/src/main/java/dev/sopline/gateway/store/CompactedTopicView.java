@@ -102,8 +102,7 @@ public final class CompactedTopicView<V> {
     private void read(String bootstrapServers, CompletableFuture<Void> caughtUp) {
         Map<String, Object> config = Map.of(
                 ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
-                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
-                ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 50);
+                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         TopicPartition partition = new TopicPartition(topic, 0);
         try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(config, new StringDeserializer(), new ByteArrayDeserializer())) {
             consumer.assign(List.of(partition));

@@ -54,7 +54,7 @@ public class EventStream implements SmartLifecycle {
 
     @Override
     public void start() {
-        tail.start(properties.kafka().bootstrapServers(), Topics.EVENTS, 20, record -> {
+        tail.start(properties.kafka().bootstrapServers(), Topics.EVENTS, TopicTail.Visibility.COMMITTED, record -> {
             if (!subscribers.isEmpty()) {
                 dispatch(record.key(), record.value());
             }
