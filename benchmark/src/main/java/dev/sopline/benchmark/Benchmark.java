@@ -26,8 +26,6 @@ import java.util.UUID;
  */
 public final class Benchmark {
 
-    private static final int WARM_UP_INSTANCES = 500;
-
     private Benchmark() {}
 
     public static void main(String[] args) throws Exception {
@@ -37,6 +35,7 @@ public final class Benchmark {
                 Integer.parseInt(options.getOrDefault("sequential", "50")),
                 Integer.parseInt(options.getOrDefault("http-requests", "2000")),
                 Integer.parseInt(options.getOrDefault("http-concurrency", "16")),
+                Duration.ofSeconds(Long.parseLong(options.getOrDefault("warm-up-s", "60"))),
                 Path.of(options.getOrDefault("jar", "standalone/target/sopline-standalone.jar")));
         List<Duration> commitIntervals = java.util.Arrays.stream(options.getOrDefault("commit-interval-ms", "10,100").split(","))
                 .map(String::trim).map(Long::parseLong).map(Duration::ofMillis).toList();
@@ -47,19 +46,20 @@ public final class Benchmark {
         report.put("machine", Map.of("cores", Runtime.getRuntime().availableProcessors(), "os", System.getProperty("os.name") + " "
                 + System.getProperty("os.arch"), "java", System.getProperty("java.version")));
         report.put("settings", Map.of("instances", settings.instances(), "sequential", settings.sequential(),
-                "http_requests", settings.httpRequests(), "http_concurrency", settings.httpConcurrency(),
+                "http_requests", settings.httpRequests(), "http_concurrency", settings.httpConcurrency(), "warm_up_s", settings.warmUp().toSeconds(),
                 "commit_intervals_ms", commitIntervals.stream().map(Duration::toMillis).toList()));
         List<Map<String, Object>> runs = new ArrayList<>();
         for (Duration commitInterval : commitIntervals) {
             runs.add(run(settings, commitInterval));
         }
         report.put("runs", runs);
+        report.put("duration_s", Duration.between(Instant.parse((String) report.get("started_at")), Instant.now()).toSeconds());
         Files.writeString(out, Json.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(report));
         runs.forEach(run -> System.out.println(Table.render(run)));
-        System.out.println("Written to " + out.toAbsolutePath());
+        System.out.println("Took " + report.get("duration_s") + " s. Written to " + out.toAbsolutePath());
     }
 
-    private record Settings(int instances, int sequential, int httpRequests, int httpConcurrency, Path jar) {}
+    private record Settings(int instances, int sequential, int httpRequests, int httpConcurrency, Duration warmUp, Path jar) {}
 
     /** Everything measured on one fresh platform whose engine commits every {@code commitInterval}. */
     private static Map<String, Object> run(Settings settings, Duration commitInterval) throws Exception {
@@ -75,7 +75,7 @@ public final class Benchmark {
             System.out.println("Commit interval " + commitInterval.toMillis() + " ms: measuring the Kafka floor...");
             KafkaFloor floor = new KafkaFloor(platform.bootstrapServers());
             Latencies perRecord = floor.roundTrip(200, Duration.ZERO);
-            Latencies onInterval = floor.roundTrip(100, commitInterval);
+            Latencies onInterval = floor.roundTrip(50, commitInterval);
             double chain = floor.threeHopThroughput(20_000, commitInterval);
             report.put("floor", Map.of(
                     "round_trip_commit_per_record_ms", percentiles(perRecord),
@@ -85,8 +85,12 @@ public final class Benchmark {
             System.out.println("Commit interval " + commitInterval.toMillis() + " ms: measuring the engine...");
             Map<String, Object> engine = new LinkedHashMap<>();
             try (EngineRun run = new EngineRun(platform.bootstrapServers(), 2, 8)) {
-                // Warm up until the JIT has compiled the hot paths of both JVMs: a platform runs for days, not seconds.
-                run.awaitAll(startMany(run, WARM_UP_INSTANCES), Duration.ofSeconds(120));
+                // Load first: on two cores the JIT compilers of both JVMs take about a core for the first minutes, and a
+                // platform runs for days, not seconds. The batch is then measured closer to how it runs for good.
+                long warmUpEnd = System.nanoTime() + settings.warmUp().toNanos();
+                do {
+                    run.awaitAll(startMany(run, 500), Duration.ofSeconds(60));
+                } while (System.nanoTime() < warmUpEnd);
                 for (int i = 0; i < 10; i++) {
                     run.awaitAll(startMany(run, 1), Duration.ofSeconds(30));
                 }

@@ -10,9 +10,10 @@ import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.errors.LogAndContinueExceptionHandler;
 
 /**
- * How the engine runs, read from the environment. The commit interval is the handoff latency: a step-ready event
- * reaches workers only when the transaction that emitted it commits (exactly-once, read-committed consumers), so
- * its default is low; raise it to trade latency for throughput.
+ * How the engine runs, read from the environment. Automated workers and the gateway's replies see the engine's output
+ * as it is written (early handoff), so the commit interval does not set their latency; it is how long subscribers
+ * to {@code sop.events}, webhook steps and judgment steps wait for what the engine decided. A shorter interval makes
+ * those sooner and costs throughput: more transactions for the same work.
  *
  * @param bootstrapServers Kafka bootstrap servers
  * @param applicationId Kafka Streams application id, shared by every engine replica
@@ -37,7 +38,7 @@ public record EngineSettings(
         String advertisedEndpoint,
         Duration timerInterval) {
 
-    public static final Duration DEFAULT_COMMIT_INTERVAL = Duration.ofMillis(20);
+    public static final Duration DEFAULT_COMMIT_INTERVAL = Duration.ofMillis(100);
 
     public static EngineSettings fromEnvironment(Map<String, String> env) {
         Path dataDir = Path.of(env.getOrDefault("SOP_DATA_DIR", "./data"));
@@ -86,8 +87,10 @@ public record EngineSettings(
         props.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, (int) replication);
         props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toAbsolutePath().toString());
         props.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG, LogAndContinueExceptionHandler.class);
-        // The one processor reads its state once and writes once per command; the record cache would only delay changelog writes.
-        props.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, 0);
+        props.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, 16L * 1024 * 1024);
+        // Commands and step results are independent inputs of one task: process whichever has records, never wait for
+        // the other to decide an order between them.
+        props.put(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG, -1L);
         props.put(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), 0);
         // The stream thread commits between polls: a poll that waits 100 ms (the default) delays every commit by up to
         // that long. The fetch itself keeps the broker's long poll, which answers as soon as a command arrives.

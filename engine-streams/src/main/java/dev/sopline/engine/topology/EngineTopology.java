@@ -86,8 +86,9 @@ public final class EngineTopology {
 
         topology.addProcessor(COMMAND_PROCESSOR, () -> new CommandProcessor(config.timerInterval(), config.ids()),
                 COMMANDS_SOURCE, RESULTS_AS_COMMANDS);
+        // Cached: an instance written several times between two commits reaches RocksDB and its changelog once.
         topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(INSTANCES_STORE), Serdes.String(),
-                new JsonSerde<>(Instance.class)), COMMAND_PROCESSOR);
+                new JsonSerde<>(Instance.class)).withCachingEnabled(), COMMAND_PROCESSOR);
         topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(PROCESSES_STORE), Serdes.String(),
                 new JsonSerde<>(ProcessVersions.class)), COMMAND_PROCESSOR);
         topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(TIMERS_STORE), Serdes.String(),

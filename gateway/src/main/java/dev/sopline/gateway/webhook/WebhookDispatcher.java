@@ -87,6 +87,9 @@ public class WebhookDispatcher implements SmartLifecycle {
     }
 
     private void deliver(byte[] body) {
+        if (registry.isEmpty()) {
+            return;
+        }
         CloudEvent event;
         try {
             event = StateChangeEvents.read(body);

@@ -23,6 +23,11 @@ public class WebhookRegistry extends CompactedTopicRegistry<WebhookSubscription>
                 .toList();
     }
 
+    /** True while no workspace has a subscription: events then need not even be read. */
+    public boolean isEmpty() {
+        return view.values().isEmpty();
+    }
+
     public Optional<WebhookSubscription> find(String workspace, String id) {
         return view.get(id).filter(subscription -> subscription.workspace().equals(workspace));
     }
