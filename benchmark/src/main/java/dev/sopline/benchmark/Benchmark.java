@@ -55,7 +55,7 @@ public final class Benchmark {
         report.put("runs", runs);
         report.put("duration_s", Duration.between(Instant.parse((String) report.get("started_at")), Instant.now()).toSeconds());
         Files.writeString(out, Json.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(report));
-        runs.forEach(run -> System.out.println(Table.render(run)));
+        System.out.println(Table.render(runs));
         System.out.println("Took " + report.get("duration_s") + " s. Written to " + out.toAbsolutePath());
     }
 
