@@ -10,9 +10,9 @@ import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.errors.LogAndContinueExceptionHandler;
 
 /**
- * How the engine runs, read from the environment. Automated workers and the gateway's replies see the engine's output
+ * How the engine runs, read from the environment. SDK workers (automated and judgment) and the gateway's replies see the engine's output
  * as it is written (early handoff), so the commit interval does not set their latency; it is how long subscribers
- * to {@code sop.events}, webhook steps and judgment steps wait for what the engine decided. A shorter interval makes
+ * to {@code sop.events} and webhook steps wait for what the engine decided. A shorter interval makes
  * those sooner and costs throughput: more transactions for the same work.
  *
  * @param bootstrapServers Kafka bootstrap servers
