@@ -19,8 +19,8 @@ import java.util.UUID;
 
 /**
  * One run, one broker per commit interval: the raw Kafka floor, the engine with SDK workers, the gateway under HTTP
- * load, and the platform's peak memory, measured on a fresh platform for each commit interval asked for. Prints a
- * table per interval with the ratios engine/floor and writes the same figures as JSON.
+ * load, and the platform's peak memory, measured on a fresh platform for each commit interval asked for. Prints one
+ * table with the ratios engine/floor and writes the same figures as JSON.
  *
  * <pre>java -jar benchmark/target/sopline-benchmark.jar [--instances=2000] [--commit-interval-ms=10,100] [--out=benchmark-results.json]</pre>
  */
@@ -41,8 +41,9 @@ public final class Benchmark {
                 .map(String::trim).map(Long::parseLong).map(Duration::ofMillis).toList();
         Path out = Path.of(options.getOrDefault("out", "benchmark-results.json"));
 
+        Instant startedAt = Instant.now();
         Map<String, Object> report = new LinkedHashMap<>();
-        report.put("started_at", Instant.now().toString());
+        report.put("started_at", startedAt.toString());
         report.put("machine", Map.of("cores", Runtime.getRuntime().availableProcessors(), "os", System.getProperty("os.name") + " "
                 + System.getProperty("os.arch"), "java", System.getProperty("java.version")));
         report.put("settings", Map.of("instances", settings.instances(), "sequential", settings.sequential(),
@@ -53,7 +54,7 @@ public final class Benchmark {
             runs.add(run(settings, commitInterval));
         }
         report.put("runs", runs);
-        report.put("duration_s", Duration.between(Instant.parse((String) report.get("started_at")), Instant.now()).toSeconds());
+        report.put("duration_s", Duration.between(startedAt, Instant.now()).toSeconds());
         Files.writeString(out, Json.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(report));
         System.out.println(Table.render(runs));
         System.out.println("Took " + report.get("duration_s") + " s. Written to " + out.toAbsolutePath());
@@ -143,8 +144,8 @@ public final class Benchmark {
         double floorPerRecord = ((Map<String, Double>) floor.get("round_trip_commit_per_record_ms")).get("p50");
         double floorInterval = ((Map<String, Double>) floor.get("round_trip_commit_interval_ms")).get("p50");
         double handoff = ((Map<String, Double>) engine.get("sequential_handoff_ms")).get("p50");
-        Map<String, Object> ratios = new LinkedHashMap<>();
         double sequential = ((Map<String, Double>) engine.get("sequential_start_to_completed_ms")).get("p50");
+        Map<String, Object> ratios = new LinkedHashMap<>();
         ratios.put("handoff_p50_over_floor_commit_per_record_p50", round(handoff / floorPerRecord));
         ratios.put("handoff_p50_over_floor_same_commit_interval_p50", round(handoff / floorInterval));
         ratios.put("sequential_start_to_completed_p50_over_floor_commit_per_record_p50", round(sequential / floorPerRecord));
