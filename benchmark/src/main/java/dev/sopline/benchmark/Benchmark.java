@@ -95,12 +95,18 @@ public final class Benchmark {
                 for (int i = 0; i < 10; i++) {
                     run.awaitAll(startMany(run, 1), Duration.ofSeconds(30));
                 }
+                Duration platformCpuBefore = platform.cpuTime();
+                Duration loadCpuBefore = ownCpuTime();
                 List<String> batch = startMany(run, settings.instances());
                 long firstStart = System.nanoTime();
                 run.awaitAll(batch, Duration.ofSeconds(180));
                 double seconds = (run.lastCompletion(batch) - firstStart) / 1e9;
-                engine.put("completed", run.completedCount(batch));
-                engine.put("instances_per_s", round(run.completedCount(batch) / seconds));
+                long completed = run.completedCount(batch);
+                engine.put("completed", completed);
+                engine.put("instances_per_s", round(completed / seconds));
+                // CPU per instance varies far less between runs than throughput does on a shared machine.
+                engine.put("platform_cpu_ms_per_instance", round(platform.cpuTime().minus(platformCpuBefore).toNanos() / 1e6 / completed));
+                engine.put("load_generator_cpu_ms_per_instance", round(ownCpuTime().minus(loadCpuBefore).toNanos() / 1e6 / completed));
                 engine.put("start_to_completed_ms", percentiles(run.startToCompleted(batch)));
                 engine.put("handoff_ms", percentiles(run.handoffs(batch)));
                 List<String> oneByOne = new ArrayList<>();
@@ -126,6 +132,11 @@ public final class Benchmark {
         }
         report.put("ratios", ratios(report));
         return report;
+    }
+
+    /** CPU time of this JVM: the workers, the load and the event subscriber. */
+    private static Duration ownCpuTime() {
+        return ProcessHandle.current().info().totalCpuDuration().orElse(Duration.ZERO);
     }
 
     private static List<String> startMany(EngineRun run, int count) {

@@ -89,6 +89,11 @@ final class PlatformProcess implements AutoCloseable {
         return -1;
     }
 
+    /** CPU time the platform's JVM has used so far, all threads, user and system. */
+    Duration cpuTime() {
+        return process.info().totalCpuDuration().orElse(Duration.ZERO);
+    }
+
     private static int freePort() throws IOException {
         try (ServerSocket socket = new ServerSocket(0)) {
             return socket.getLocalPort();

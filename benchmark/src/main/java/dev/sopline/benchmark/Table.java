@@ -23,6 +23,9 @@ final class Table {
                     .append(floor.get("three_hop_chain_msgs_per_s")).append(" msgs/s |\n");
             row(table, interval, "Engine: start to completed (batch)", (Map<String, Double>) engine.get("start_to_completed_ms"),
                     engine.get("instances_per_s") + " instances/s");
+            table.append("| ").append(interval).append(" | Engine: CPU per instance (batch), platform + load generator | | | | ")
+                    .append(engine.get("platform_cpu_ms_per_instance")).append(" + ").append(engine.get("load_generator_cpu_ms_per_instance"))
+                    .append(" ms |\n");
             row(table, interval, "Engine: step handoff (batch)", (Map<String, Double>) engine.get("handoff_ms"), "");
             row(table, interval, "Engine: start to completed (one at a time)", (Map<String, Double>) engine.get("sequential_start_to_completed_ms"), "");
             row(table, interval, "Engine: step handoff (one at a time)", (Map<String, Double>) engine.get("sequential_handoff_ms"), "");
