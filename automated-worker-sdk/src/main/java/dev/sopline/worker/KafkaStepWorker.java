@@ -80,7 +80,9 @@ final class KafkaStepWorker implements Runnable {
                 ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
                 ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true,
                 ProducerConfig.ACKS_CONFIG, "all",
-                ProducerConfig.LINGER_MS_CONFIG, 0), new StringSerializer(), new ByteArraySerializer());
+                ProducerConfig.LINGER_MS_CONFIG, 0,
+                // Results finished while a request is out go together in the next one: batching under load, no wait when idle.
+                ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 1), new StringSerializer(), new ByteArraySerializer());
         this.pool = Executors.newFixedThreadPool(Math.max(1, concurrency), runnable -> {
             Thread thread = new Thread(runnable, workerId + "-step");
             thread.setDaemon(true);

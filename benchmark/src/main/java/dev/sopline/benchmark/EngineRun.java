@@ -73,9 +73,12 @@ final class EngineRun implements AutoCloseable {
     private final JsonSerde<Command> commands = new JsonSerde<>(Command.class);
     private final Map<String, Long> startedAt = new ConcurrentHashMap<>();
     private final Map<String, Long> completedAt = new ConcurrentHashMap<>();
+    /** When the engine wrote each completion, before its transaction committed: what {@code GET /sop/instances/:id} shows. */
+    private final Map<String, Long> decidedAt = new ConcurrentHashMap<>();
     private final Map<String, long[]> stepReadyAt = new ConcurrentHashMap<>();
     private final AtomicBoolean running = new AtomicBoolean(true);
     private final Thread events;
+    private final Thread decisions;
     private final List<SopWorker> workers;
 
     EngineRun(String bootstrap, int workerCount, int concurrency) throws InterruptedException {
@@ -84,9 +87,11 @@ final class EngineRun implements AutoCloseable {
                 ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true,
                 ProducerConfig.ACKS_CONFIG, "all",
                 ProducerConfig.LINGER_MS_CONFIG, 1), new StringSerializer(), new ByteArraySerializer());
-        java.util.concurrent.CountDownLatch following = new java.util.concurrent.CountDownLatch(1);
-        events = new Thread(() -> follow(bootstrap, following), "bench-events");
+        java.util.concurrent.CountDownLatch following = new java.util.concurrent.CountDownLatch(2);
+        events = new Thread(() -> follow(bootstrap, "read_committed", completedAt, following), "bench-events");
+        decisions = new Thread(() -> follow(bootstrap, "read_uncommitted", decidedAt, following), "bench-decisions");
         events.start();
+        decisions.start();
         following.await();
         workers = new java.util.ArrayList<>();
         for (int i = 0; i < workerCount; i++) {
@@ -103,10 +108,11 @@ final class EngineRun implements AutoCloseable {
         return Map.of("out", "v" + step);
     }
 
-    private void follow(String bootstrap, java.util.concurrent.CountDownLatch following) {
+    /** Records in {@code seen} when each instance's completion arrives on {@code sop.events} at {@code isolation}. */
+    private void follow(String bootstrap, String isolation, Map<String, Long> seen, java.util.concurrent.CountDownLatch following) {
         Map<String, Object> config = Map.of(
                 ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
-                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+                ConsumerConfig.ISOLATION_LEVEL_CONFIG, isolation);
         try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(config, new StringDeserializer(), new ByteArrayDeserializer())) {
             List<TopicPartition> partitions = consumer.partitionsFor(Topics.EVENTS).stream()
                     .map(info -> new TopicPartition(Topics.EVENTS, info.partition())).toList();
@@ -124,13 +130,13 @@ final class EngineRun implements AutoCloseable {
                     CloudEvent event = StateChangeEvents.read(record.value());
                     if (event.getType().equals(StateChangeEvents.INSTANCE_STATE_CHANGED)
                             && StateChangeEvents.data(event, InstanceStateChanged.class).to() == InstanceState.COMPLETED) {
-                        completedAt.putIfAbsent(record.key(), System.nanoTime());
+                        seen.putIfAbsent(record.key(), System.nanoTime());
                         completions = true;
                     }
                 }
                 if (completions) {
-                    synchronized (completedAt) {
-                        completedAt.notifyAll();
+                    synchronized (seen) {
+                        seen.notifyAll();
                     }
                 }
             }
@@ -190,9 +196,22 @@ final class EngineRun implements AutoCloseable {
         return ids.stream().mapToLong(id -> completedAt.getOrDefault(id, 0L)).max().orElse(0);
     }
 
+    /** Start to completed as a subscriber to {@code sop.events} sees it: once the engine's transaction committed. */
     Latencies startToCompleted(List<String> ids) {
+        return since(startedAt, completedAt, ids);
+    }
+
+    /**
+     * Start to completed as the engine decided it: when the completion was written, which is also when the instance
+     * shows {@code completed} through {@code GET /sop/instances/:id}; the commit follows within one commit interval.
+     */
+    Latencies startToDecided(List<String> ids) {
+        return since(startedAt, decidedAt, ids);
+    }
+
+    private static Latencies since(Map<String, Long> from, Map<String, Long> to, List<String> ids) {
         Latencies latencies = new Latencies();
-        ids.stream().filter(completedAt::containsKey).forEach(id -> latencies.record(completedAt.get(id) - startedAt.get(id)));
+        ids.stream().filter(id -> to.containsKey(id) && from.containsKey(id)).forEach(id -> latencies.record(to.get(id) - from.get(id)));
         return latencies;
     }
 
@@ -214,6 +233,7 @@ final class EngineRun implements AutoCloseable {
         workers.forEach(worker -> worker.close(Duration.ofSeconds(5)));
         running.set(false);
         events.join(5_000);
+        decisions.join(5_000);
         producer.close(Duration.ofSeconds(5));
     }
 }

@@ -91,7 +91,10 @@ public record EngineSettings(
         // Commands and step results are independent inputs of one task: process whichever has records, never wait for
         // the other to decide an order between them.
         props.put(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG, -1L);
+        // No linger, one request in flight: a lone record leaves at once, and under load the records written while a
+        // request is out go together in the next one, so the broker handles a few large requests, not many small ones.
         props.put(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), 0);
+        props.put(StreamsConfig.producerPrefix(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION), 1);
         // The stream thread commits between polls: a poll that waits 100 ms (the default) delays every commit by up to
         // that long. The fetch itself keeps the broker's long poll, which answers as soon as a command arrives.
         props.put(StreamsConfig.POLL_MS_CONFIG, Math.max(1, Math.min(10, commitInterval.toMillis() / 2)));
