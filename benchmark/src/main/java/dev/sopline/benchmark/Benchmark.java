@@ -91,66 +91,75 @@ public final class Benchmark {
             register(platform, EngineRun.PROCESS);
             register(platform, GatewayRun.PROCESS);
 
-            System.out.println("Commit interval " + commitInterval.toMillis() + " ms: measuring the Kafka floor...");
-            KafkaFloor floor = new KafkaFloor(platform.bootstrapServers());
-            Latencies perRecord = floor.roundTrip(200, Duration.ZERO);
-            Latencies onInterval = floor.roundTrip(50, commitInterval);
-            double chain = floor.threeHopThroughput(20_000, commitInterval);
-            report.put("floor", Map.of(
-                    "round_trip_commit_per_record_ms", percentiles(perRecord),
-                    "round_trip_commit_interval_ms", percentiles(onInterval),
-                    "three_hop_chain_msgs_per_s", round(chain)));
-
-            System.out.println("Commit interval " + commitInterval.toMillis() + " ms: measuring the engine...");
-            Map<String, Object> engine = new LinkedHashMap<>();
             try (EngineRun run = new EngineRun(platform.bootstrapServers(), 2, 8)) {
-                // Load first: on two cores the JIT compilers of both JVMs take about a core for the first minutes, and a
-                // platform runs for days, not seconds. The batch is then measured closer to how it runs for good.
+                // Load first: on two cores the JIT compilers of the platform take most of a core for the first minutes,
+                // and a platform runs for days, not seconds. Everything is then measured closer to how it runs for good.
+                // The engine's batch follows the warm-up at once: the JIT work the floor's and the gateway's code paths
+                // bring would otherwise land in it. The floor is measured warm too, so the ratios do not flatter the engine.
+                System.out.println("Commit interval " + commitInterval.toMillis() + " ms: warming up for " + settings.warmUp().toSeconds() + " s...");
                 long warmUpEnd = System.nanoTime() + settings.warmUp().toNanos();
                 do {
                     run.awaitAll(startMany(run, 500), Duration.ofSeconds(60));
                 } while (System.nanoTime() < warmUpEnd);
-                for (int i = 0; i < 10; i++) {
-                    run.awaitAll(startMany(run, 1), Duration.ofSeconds(30));
-                }
-                Duration platformCpuBefore = platform.cpuTime();
-                Duration loadCpuBefore = ownCpuTime();
-                List<String> batch = startMany(run, settings.instances());
-                long firstStart = System.nanoTime();
-                run.awaitAll(batch, Duration.ofSeconds(180));
-                double seconds = (run.lastCompletion(batch) - firstStart) / 1e9;
-                long completed = run.completedCount(batch);
-                engine.put("completed", completed);
-                engine.put("instances_per_s", round(completed / seconds));
-                // CPU per instance varies far less between runs than throughput does on a shared machine.
-                engine.put("platform_cpu_ms_per_instance", round(platform.cpuTime().minus(platformCpuBefore).toNanos() / 1e6 / completed));
-                engine.put("load_generator_cpu_ms_per_instance", round(ownCpuTime().minus(loadCpuBefore).toNanos() / 1e6 / completed));
-                engine.put("start_to_completed_ms", percentiles(run.startToCompleted(batch)));
-                engine.put("handoff_ms", percentiles(run.handoffs(batch)));
-                List<String> oneByOne = new ArrayList<>();
-                for (int i = 0; i < settings.sequential(); i++) {
-                    List<String> one = startMany(run, 1);
-                    oneByOne.addAll(one);
-                    run.awaitAll(one, Duration.ofSeconds(30));
-                }
-                engine.put("sequential_start_to_completed_ms", percentiles(run.startToCompleted(oneByOne)));
-                engine.put("sequential_start_to_decided_ms", percentiles(run.startToDecided(oneByOne)));
-                engine.put("sequential_handoff_ms", percentiles(run.handoffs(oneByOne)));
-            }
-            report.put("engine", engine);
 
-            System.out.println("Commit interval " + commitInterval.toMillis() + " ms: measuring the gateway...");
-            GatewayRun.run(platform.baseUrl(), PlatformProcess.TOKEN, Math.min(200, settings.httpRequests()), settings.httpConcurrency());
-            GatewayRun.Result gateway = GatewayRun.run(platform.baseUrl(), PlatformProcess.TOKEN, settings.httpRequests(), settings.httpConcurrency());
-            report.put("gateway", Map.of(
-                    "requests", gateway.requests(),
-                    "requests_per_s", round(gateway.requestsPerSecond()),
-                    "latency_ms", percentiles(gateway.latencies()),
-                    "non_2xx_rate", gateway.non2xx() / (double) gateway.requests()));
+                System.out.println("Commit interval " + commitInterval.toMillis() + " ms: measuring the engine...");
+                report.put("engine", measureEngine(run, platform, settings));
+
+                System.out.println("Commit interval " + commitInterval.toMillis() + " ms: measuring the Kafka floor...");
+                KafkaFloor floor = new KafkaFloor(platform.bootstrapServers());
+                Latencies perRecord = floor.roundTrip(200, Duration.ZERO);
+                Latencies onInterval = floor.roundTrip(50, commitInterval);
+                double chain = floor.threeHopThroughput(20_000, commitInterval);
+                report.put("floor", Map.of(
+                        "round_trip_commit_per_record_ms", percentiles(perRecord),
+                        "round_trip_commit_interval_ms", percentiles(onInterval),
+                        "three_hop_chain_msgs_per_s", round(chain)));
+
+                System.out.println("Commit interval " + commitInterval.toMillis() + " ms: measuring the gateway...");
+                GatewayRun.run(platform.baseUrl(), PlatformProcess.TOKEN, Math.min(200, settings.httpRequests()), settings.httpConcurrency());
+                GatewayRun.Result gateway = GatewayRun.run(platform.baseUrl(), PlatformProcess.TOKEN, settings.httpRequests(), settings.httpConcurrency());
+                report.put("gateway", Map.of(
+                        "requests", gateway.requests(),
+                        "requests_per_s", round(gateway.requestsPerSecond()),
+                        "latency_ms", percentiles(gateway.latencies()),
+                        "non_2xx_rate", gateway.non2xx() / (double) gateway.requests()));
+            }
             report.put("platform_peak_rss_mib", platform.peakRssMiB());
         }
         report.put("ratios", ratios(report));
         return report;
+    }
+
+    /** Throughput and latency of {@code settings.instances()} at once, then latency of instances started one at a time. */
+    private static Map<String, Object> measureEngine(EngineRun run, PlatformProcess platform, Settings settings) throws InterruptedException {
+        Map<String, Object> engine = new LinkedHashMap<>();
+        for (int i = 0; i < 10; i++) {
+            run.awaitAll(startMany(run, 1), Duration.ofSeconds(30));
+        }
+        Duration platformCpuBefore = platform.cpuTime();
+        Duration loadCpuBefore = ownCpuTime();
+        List<String> batch = startMany(run, settings.instances());
+        long firstStart = System.nanoTime();
+        run.awaitAll(batch, Duration.ofSeconds(180));
+        double seconds = (run.lastCompletion(batch) - firstStart) / 1e9;
+        long completed = run.completedCount(batch);
+        engine.put("completed", completed);
+        engine.put("instances_per_s", round(completed / seconds));
+        // CPU per instance varies far less between runs than throughput does on a shared machine.
+        engine.put("platform_cpu_ms_per_instance", round(platform.cpuTime().minus(platformCpuBefore).toNanos() / 1e6 / completed));
+        engine.put("load_generator_cpu_ms_per_instance", round(ownCpuTime().minus(loadCpuBefore).toNanos() / 1e6 / completed));
+        engine.put("start_to_completed_ms", percentiles(run.startToCompleted(batch)));
+        engine.put("handoff_ms", percentiles(run.handoffs(batch)));
+        List<String> oneByOne = new ArrayList<>();
+        for (int i = 0; i < settings.sequential(); i++) {
+            List<String> one = startMany(run, 1);
+            oneByOne.addAll(one);
+            run.awaitAll(one, Duration.ofSeconds(30));
+        }
+        engine.put("sequential_start_to_completed_ms", percentiles(run.startToCompleted(oneByOne)));
+        engine.put("sequential_start_to_decided_ms", percentiles(run.startToDecided(oneByOne)));
+        engine.put("sequential_handoff_ms", percentiles(run.handoffs(oneByOne)));
+        return engine;
     }
 
     /** CPU time of this JVM: the workers, the load and the event subscriber. */
