@@ -23,8 +23,8 @@ import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 
 /**
- * The floor: what Kafka itself costs with the same settings the engine uses (idempotent clients, exactly-once
- * transactions, read-committed consumers), on the same broker.
+ * The floor: what Kafka itself costs with the same settings the engine uses (idempotent clients with no linger, one
+ * request in flight and a short retry backoff, exactly-once transactions, read-committed consumers), on the same broker.
  */
 final class KafkaFloor {
 
@@ -192,6 +192,8 @@ final class KafkaFloor {
         props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
         props.put(ProducerConfig.ACKS_CONFIG, "all");
         props.put(ProducerConfig.LINGER_MS_CONFIG, 0);
+        props.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 1);
+        props.put(ProducerConfig.RETRY_BACKOFF_MS_CONFIG, 10);
         if (transactionalId != null) {
             props.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, transactionalId);
         }

@@ -95,6 +95,10 @@ public record EngineSettings(
         // request is out go together in the next one, so the broker handles a few large requests, not many small ones.
         props.put(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), 0);
         props.put(StreamsConfig.producerPrefix(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION), 1);
+        // A record sent right after a commit can reach a partition whose markers for that commit are still being
+        // written: the broker answers CONCURRENT_TRANSACTIONS and the producer retries after this backoff. Writing the
+        // markers takes milliseconds; the default 100 ms would hold back the stream thread's output that long.
+        props.put(StreamsConfig.producerPrefix(ProducerConfig.RETRY_BACKOFF_MS_CONFIG), 10);
         // The stream thread commits between polls: a poll that waits 100 ms (the default) delays every commit by up to
         // that long. The fetch itself keeps the broker's long poll, which answers as soon as a command arrives.
         props.put(StreamsConfig.POLL_MS_CONFIG, Math.max(1, Math.min(10, commitInterval.toMillis() / 2)));
