@@ -123,8 +123,9 @@ final class EngineRun implements AutoCloseable {
             while (running.get()) {
                 boolean completions = false;
                 for (ConsumerRecord<String, byte[]> record : consumer.poll(Duration.ofMillis(50))) {
-                    // Only completions matter here; a cheap look at the bytes spares parsing every other event.
-                    if (!startedAt.containsKey(record.key()) || !contains(record.value(), COMPLETED)) {
+                    // Only instance completions matter here; a cheap look at the bytes spares parsing the other seven
+                    // events of each instance (a step's completion also reads "to":"completed").
+                    if (!startedAt.containsKey(record.key()) || !contains(record.value(), INSTANCE_EVENT) || !contains(record.value(), COMPLETED)) {
                         continue;
                     }
                     CloudEvent event = StateChangeEvents.read(record.value());
@@ -143,6 +144,7 @@ final class EngineRun implements AutoCloseable {
         }
     }
 
+    private static final byte[] INSTANCE_EVENT = ('"' + StateChangeEvents.INSTANCE_STATE_CHANGED + '"').getBytes(java.nio.charset.StandardCharsets.UTF_8);
     private static final byte[] COMPLETED = "\"to\":\"completed\"".getBytes(java.nio.charset.StandardCharsets.UTF_8);
 
     private static boolean contains(byte[] haystack, byte[] needle) {
