@@ -41,7 +41,11 @@ public class EventStream implements SmartLifecycle {
         Subscriber subscriber = new Subscriber(workspace, instanceId, emitter);
         subscribers.add(subscriber);
         emitter.onCompletion(() -> subscribers.remove(subscriber));
-        emitter.onTimeout(() -> subscribers.remove(subscriber));
+        emitter.onTimeout(() -> {
+            subscribers.remove(subscriber);
+            // Ends the stream as the end of its lifetime; left open, Spring fails the request with a timeout error.
+            emitter.complete();
+        });
         emitter.onError(error -> subscribers.remove(subscriber));
         try {
             // An opening comment flushes the headers, so clients know the stream is open before the first change.
