@@ -92,7 +92,7 @@ public final class Benchmark {
             register(platform, GatewayRun.PROCESS);
 
             try (EngineRun run = new EngineRun(platform.bootstrapServers(), 2, 8)) {
-                // Load first: on two cores the JIT compilers of the platform take most of a core for the first minutes,
+                // Load first: on two cores the platform's JIT compiler takes about half a core in the first minute,
                 // and a platform runs for days, not seconds. Everything is then measured closer to how it runs for good.
                 // The engine's batch follows the warm-up at once: the JIT work the floor's and the gateway's code paths
                 // bring would otherwise land in it. The floor is measured warm too, so the ratios do not flatter the engine.
@@ -145,7 +145,7 @@ public final class Benchmark {
         long completed = run.completedCount(batch);
         engine.put("completed", completed);
         engine.put("instances_per_s", round(completed / seconds));
-        // CPU per instance varies far less between runs than throughput does on a shared machine.
+        // Where the cores went: the platform's share and the load generator's, per instance completed.
         engine.put("platform_cpu_ms_per_instance", round(platform.cpuTime().minus(platformCpuBefore).toNanos() / 1e6 / completed));
         engine.put("load_generator_cpu_ms_per_instance", round(ownCpuTime().minus(loadCpuBefore).toNanos() / 1e6 / completed));
         engine.put("start_to_completed_ms", percentiles(run.startToCompleted(batch)));
