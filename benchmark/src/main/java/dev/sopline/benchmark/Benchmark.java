@@ -150,6 +150,7 @@ public final class Benchmark {
         engine.put("load_generator_cpu_ms_per_instance", round(ownCpuTime().minus(loadCpuBefore).toNanos() / 1e6 / completed));
         engine.put("start_to_completed_ms", percentiles(run.startToCompleted(batch)));
         engine.put("handoff_ms", percentiles(run.handoffs(batch)));
+        run.followDecisions();
         List<String> oneByOne = new ArrayList<>();
         for (int i = 0; i < settings.sequential(); i++) {
             List<String> one = startMany(run, 1);

@@ -77,21 +77,21 @@ final class EngineRun implements AutoCloseable {
     private final Map<String, Long> decidedAt = new ConcurrentHashMap<>();
     private final Map<String, long[]> stepReadyAt = new ConcurrentHashMap<>();
     private final AtomicBoolean running = new AtomicBoolean(true);
+    private final String bootstrap;
     private final Thread events;
-    private final Thread decisions;
+    private Thread decisions;
     private final List<SopWorker> workers;
 
     EngineRun(String bootstrap, int workerCount, int concurrency) throws InterruptedException {
+        this.bootstrap = bootstrap;
         producer = new KafkaProducer<>(Map.of(
                 ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
                 ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true,
                 ProducerConfig.ACKS_CONFIG, "all",
                 ProducerConfig.LINGER_MS_CONFIG, 1), new StringSerializer(), new ByteArraySerializer());
-        java.util.concurrent.CountDownLatch following = new java.util.concurrent.CountDownLatch(2);
+        java.util.concurrent.CountDownLatch following = new java.util.concurrent.CountDownLatch(1);
         events = new Thread(() -> follow(bootstrap, "read_committed", completedAt, following), "bench-events");
-        decisions = new Thread(() -> follow(bootstrap, "read_uncommitted", decidedAt, following), "bench-decisions");
         events.start();
-        decisions.start();
         following.await();
         workers = new java.util.ArrayList<>();
         for (int i = 0; i < workerCount; i++) {
@@ -106,6 +106,17 @@ final class EngineRun implements AutoCloseable {
     private Map<String, Object> handled(String instanceId, int step) {
         stepReadyAt.computeIfAbsent(instanceId, ignored -> new long[3])[step] = System.nanoTime();
         return Map.of("out", "v" + step);
+    }
+
+    /**
+     * From now on, also records when the engine decides each completion, before its commit. Started only for the
+     * instances run one at a time, so that a second reader of every event does not load the batch's measurement.
+     */
+    void followDecisions() throws InterruptedException {
+        java.util.concurrent.CountDownLatch following = new java.util.concurrent.CountDownLatch(1);
+        decisions = new Thread(() -> follow(bootstrap, "read_uncommitted", decidedAt, following), "bench-decisions");
+        decisions.start();
+        following.await();
     }
 
     /** Records in {@code seen} when each instance's completion arrives on {@code sop.events} at {@code isolation}. */
@@ -235,7 +246,9 @@ final class EngineRun implements AutoCloseable {
         workers.forEach(worker -> worker.close(Duration.ofSeconds(5)));
         running.set(false);
         events.join(5_000);
-        decisions.join(5_000);
+        if (decisions != null) {
+            decisions.join(5_000);
+        }
         producer.close(Duration.ofSeconds(5));
     }
 }
