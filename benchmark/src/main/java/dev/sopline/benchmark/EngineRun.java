@@ -173,7 +173,7 @@ final class EngineRun implements AutoCloseable {
 
     String start(int n) {
         String id = UlidCreator.getMonotonicUlid().toString();
-        StartInstance start = new StartInstance(null, workspace, id, PROCESS_NAME, Map.of("n", n), null, StartInstance.API);
+        StartInstance start = new StartInstance(null, workspace, id, PROCESS_NAME, Map.of("n", n), null, StartInstance.API, null);
         startedAt.put(id, System.nanoTime());
         producer.send(new ProducerRecord<>(EngineTopics.COMMANDS, id, commands.serializer().serialize(EngineTopics.COMMANDS, start)));
         return id;

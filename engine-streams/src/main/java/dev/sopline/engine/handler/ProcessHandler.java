@@ -65,7 +65,8 @@ public final class ProcessHandler {
         }
         ProcessDefinition definition = latest.get();
         Map<String, Object> inputs = new LinkedHashMap<>(definition.trigger().inputs());
-        StartInstance start = new StartInstance(null, timer.workspace(), ids.newId(), definition.name(), inputs, null, StartInstance.SCHEDULE);
+        StartInstance start = new StartInstance(null, timer.workspace(), ids.newId(), definition.name(), inputs, null, StartInstance.SCHEDULE,
+                definition.version());
         return new ProcessDecision(Optional.empty(), Optional.empty(), nextFire(timer.workspace(), definition, now).stream().toList(),
                 List.of(start));
     }

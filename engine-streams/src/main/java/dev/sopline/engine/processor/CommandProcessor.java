@@ -15,6 +15,7 @@ import dev.sopline.engine.state.InstanceStore;
 import dev.sopline.engine.state.PendingStepStore;
 import dev.sopline.engine.state.ProcessVersions;
 import dev.sopline.engine.state.Timer;
+import dev.sopline.engine.state.WaitingStart;
 import dev.sopline.engine.topology.EngineTopology;
 import dev.sopline.schemas.command.Command;
 import dev.sopline.schemas.command.CommandReply;
@@ -49,7 +50,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The engine's one processor: load the state a command names, let its handler decide, write the state once,
  * publish the events, answer the sender. Timers are fired by wall-clock punctuation from the same stores, on the
- * same task, so a timer and a command for one instance never race.
+ * same task, so a timer and a command for one instance never race. The same punctuation tries again the starts that
+ * wait for their process version to reach this replica ({@link WaitingStarts}).
  */
 public final class CommandProcessor implements Processor<String, Command, String, Object> {
 
@@ -69,6 +71,7 @@ public final class CommandProcessor implements Processor<String, Command, String
     private KeyValueStore<String, Timer> timers;
     private PendingStepStore pending;
     private KeyValueStore<String, IdempotencyRecord> idempotency;
+    private WaitingStarts waitingStarts;
 
     public CommandProcessor(Duration timerInterval, IdGenerator ids) {
         this.timerInterval = timerInterval;
@@ -89,8 +92,9 @@ public final class CommandProcessor implements Processor<String, Command, String
         this.timers = context.getStateStore(EngineTopology.TIMERS_STORE);
         this.pending = new PendingStepStore(context.getStateStore(EngineTopology.PENDING_STORE));
         this.idempotency = context.getStateStore(EngineTopology.IDEMPOTENCY_STORE);
+        this.waitingStarts = new WaitingStarts(context.getStateStore(EngineTopology.WAITING_STARTS_STORE), definitions);
         rebuildPendingIndex(context.getStateStore(EngineTopology.INSTANCES_STORE));
-        context.schedule(timerInterval, PunctuationType.WALL_CLOCK_TIME, this::fireDueTimers);
+        context.schedule(timerInterval, PunctuationType.WALL_CLOCK_TIME, this::punctuate);
     }
 
     /** Runs when the task starts, after its stores are restored: the index holds the ready steps of its instances. */
@@ -113,6 +117,14 @@ public final class CommandProcessor implements Processor<String, Command, String
             return;
         }
         Instant now = Instant.ofEpochMilli(record.timestamp());
+        handle(command, now, now);
+    }
+
+    /** Decides a command now, unless it is a start that must first wait for its process version to arrive. */
+    private void handle(Command command, Instant receivedAt, Instant now) {
+        if (waitingStarts.holdIfEarly(command, receivedAt, now)) {
+            return;
+        }
         if (command instanceof RegisterProcess register) {
             String key = InstanceKeys.processKey(register.workspace(), register.file().process().name());
             apply(processHandler.register(register, Optional.ofNullable(processes.get(key)), now), key, now);
@@ -159,8 +171,15 @@ public final class CommandProcessor implements Processor<String, Command, String
         apply(decided.decision(), decided.before(), idempotent.instanceId(), now);
     }
 
-    private void fireDueTimers(long wallClockMillis) {
+    private void punctuate(long wallClockMillis) {
         Instant now = Instant.ofEpochMilli(wallClockMillis);
+        fireDueTimers(now);
+        for (WaitingStart waiting : waitingStarts.takeAll()) {
+            handle(waiting.command(), waiting.receivedAt(), now);
+        }
+    }
+
+    private void fireDueTimers(Instant now) {
         List<KeyValue<String, Timer>> due = new ArrayList<>();
         try (KeyValueIterator<String, Timer> iterator = timers.range(null, Timer.upperBoundKey(now))) {
             iterator.forEachRemaining(due::add);

@@ -6,6 +6,7 @@ import dev.sopline.engine.state.IdempotencyRecord;
 import dev.sopline.engine.state.Instance;
 import dev.sopline.engine.state.ProcessVersions;
 import dev.sopline.engine.state.Timer;
+import dev.sopline.engine.state.WaitingStart;
 import dev.sopline.schemas.command.Command;
 import dev.sopline.schemas.command.CommandReply;
 import dev.sopline.schemas.command.ReportStepResult;
@@ -38,6 +39,7 @@ public final class EngineTopology {
     public static final String TIMERS_STORE = "timers";
     public static final String PENDING_STORE = "pending-steps";
     public static final String IDEMPOTENCY_STORE = "idempotency";
+    public static final String WAITING_STARTS_STORE = "waiting-starts";
     public static final String DEFINITIONS_STORE = "definitions";
     public static final String CALLBACKS_STORE = "callbacks";
 
@@ -98,6 +100,8 @@ public final class EngineTopology {
                 new JsonSerde<>(PendingStep.class)).withLoggingDisabled(), COMMAND_PROCESSOR);
         topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(IDEMPOTENCY_STORE), Serdes.String(),
                 new JsonSerde<>(IdempotencyRecord.class)), COMMAND_PROCESSOR);
+        topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(WAITING_STARTS_STORE), Serdes.String(),
+                new JsonSerde<>(WaitingStart.class)), COMMAND_PROCESSOR);
 
         topology.addSink(EVENTS_SINK, Topics.EVENTS, keyWriter, Serdes.ByteArray().serializer(), COMMAND_PROCESSOR);
         for (StepType type : StepType.values()) {

@@ -146,7 +146,7 @@ final class EngineClient implements AutoCloseable {
     }
 
     CompletableFuture<CommandReply> start(String workspace, String instanceId, String process, Map<String, Object> inputs) {
-        return send(new StartInstance(commandId(), workspace, instanceId, process, inputs, null, StartInstance.API));
+        return send(new StartInstance(commandId(), workspace, instanceId, process, inputs, null, StartInstance.API, null));
     }
 
     List<CloudEvent> events() {

@@ -28,6 +28,7 @@ import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
@@ -56,6 +57,7 @@ final class EngineHarness implements AutoCloseable {
     private final TestOutputTopic<String, Command> followUps;
     private final Map<StepType, TestOutputTopic<String, StepReady>> ready = new EnumMap<>(StepType.class);
     private final List<CloudEvent> seenEvents = new ArrayList<>();
+    private final List<CommandReply> seenReplies = new ArrayList<>();
     private Instant now = START;
 
     EngineHarness() {
@@ -103,7 +105,12 @@ final class EngineHarness implements AutoCloseable {
     }
 
     CommandReply start(String instanceId, String process, Map<String, Object> inputs) {
-        return send(new StartInstance(nextCommandId(), WORKSPACE, instanceId, process, inputs, null, StartInstance.API));
+        return send(startCommand(instanceId, process, inputs, null));
+    }
+
+    /** A start as the gateway sends it: naming the latest version it saw published, or null. */
+    StartInstance startCommand(String instanceId, String process, Map<String, Object> inputs, String seenVersion) {
+        return new StartInstance(nextCommandId(), WORKSPACE, instanceId, process, inputs, null, StartInstance.API, seenVersion);
     }
 
     CommandReply submit(String instanceId, String process, String stepId, Map<String, Object> outputs) {
@@ -136,10 +143,18 @@ final class EngineHarness implements AutoCloseable {
     }
 
     CommandReply send(Command command) {
+        publish(command);
+        return reply(command.commandId()).orElseThrow(() -> new AssertionError("no reply to " + command));
+    }
+
+    /** Publishes a command without expecting an answer at once; {@link #reply} finds the answer when it comes. */
+    void publish(Command command) {
         commands.pipeInput(command.key(), command, now);
-        List<CommandReply> answers = replies.readValuesToList();
-        return answers.stream().filter(reply -> reply.commandId().equals(command.commandId())).findFirst()
-                .orElseThrow(() -> new AssertionError("no reply to " + command));
+    }
+
+    Optional<CommandReply> reply(String commandId) {
+        seenReplies.addAll(replies.readValuesToList());
+        return seenReplies.stream().filter(reply -> commandId.equals(reply.commandId())).findFirst();
     }
 
     /** Moves the clock, firing due timers as the engine's punctuation would. */

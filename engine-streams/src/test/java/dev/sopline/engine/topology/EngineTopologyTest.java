@@ -98,15 +98,6 @@ class EngineTopologyTest {
     }
 
     @Test
-    void shouldRejectStartWithNotFoundWhenProcessIsNotPublished() {
-        CommandReply reply = engine.start(ID, "nowhere", Map.of());
-
-        assertThat(reply.status()).isEqualTo(404);
-        assertThat(reply.error()).isEqualTo("not_found");
-        assertThat(engine.instance(ID)).isNull();
-    }
-
-    @Test
     void shouldRejectStartWithDetailsWhenInputsAreInvalid() {
         // given
         engine.register("two-step.yaml");
@@ -634,7 +625,7 @@ class EngineTopologyTest {
     private CommandReply idempotentStart(String instanceId, String key, String requestHash, Map<String, Object> inputs) {
         return engine.send(new dev.sopline.schemas.command.IdempotentCommand(
                 new dev.sopline.schemas.command.IdempotencyKey("default|tok_1|" + key, requestHash),
-                new StartInstance("cmd-" + instanceId + "-" + requestHash, WORKSPACE, instanceId, "two-step", inputs, null, StartInstance.API)));
+                new StartInstance("cmd-" + instanceId + "-" + requestHash, WORKSPACE, instanceId, "two-step", inputs, null, StartInstance.API, null)));
     }
 
     @Test

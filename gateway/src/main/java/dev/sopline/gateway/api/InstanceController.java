@@ -3,10 +3,10 @@ package dev.sopline.gateway.api;
 import com.github.f4b6a3.ulid.UlidCreator;
 import dev.sopline.engine.query.InstanceFilter;
 import dev.sopline.engine.query.Page;
+import dev.sopline.engine.state.ProcessVersions;
 import dev.sopline.gateway.command.CommandBus;
 import dev.sopline.gateway.command.IdempotencyKeys;
 import dev.sopline.schemas.command.IdempotencyKey;
-import java.util.Optional;
 import dev.sopline.gateway.engine.EngineAccess;
 import dev.sopline.gateway.web.ApiException;
 import dev.sopline.gateway.web.JsonBodies;
@@ -22,6 +22,7 @@ import dev.sopline.schemas.validation.ViolationCode;
 import jakarta.servlet.http.HttpServletRequest;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -58,12 +59,14 @@ public class InstanceController {
                     List.of(Violation.of("inputs", inputs == null ? ViolationCode.REQUIRED : ViolationCode.INVALID_TYPE,
                             "Expected 'inputs' to be an object")));
         }
-        if (engine.queries().process(workspace, name).isEmpty()) {
-            throw ProcessController.notFound("Expected a published process named '%s', but there is none".formatted(name));
-        }
+        String latestVersion = engine.queries().process(workspace, name)
+                .flatMap(ProcessVersions::latest)
+                .map(latest -> latest.definition().version())
+                .orElseThrow(() -> ProcessController.notFound("Expected a published process named '%s', but there is none".formatted(name)));
         Optional<IdempotencyKey> key = idempotency.of(request, workspace, scope.caller(request), body);
         String instanceId = key.map(found -> commands.instanceIdOnPartitionOf(found.scope())).orElseGet(() -> UlidCreator.getMonotonicUlid().toString());
-        StartInstance start = new StartInstance(newCommandId(), workspace, instanceId, name, JsonBodies.toMap(inputs), null, StartInstance.API);
+        StartInstance start = new StartInstance(newCommandId(), workspace, instanceId, name, JsonBodies.toMap(inputs), null, StartInstance.API,
+                latestVersion);
         return Replies.toResponse(commands.send(IdempotencyKeys.wrap(key, start)), reply -> reply);
     }
 

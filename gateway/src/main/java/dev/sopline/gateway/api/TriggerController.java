@@ -89,7 +89,7 @@ public class TriggerController {
         Optional<IdempotencyKey> key = idempotency.of(keyValue, request, workspace, "trigger:" + process, raw);
         String instanceId = key.map(found -> commands.instanceIdOnPartitionOf(found.scope())).orElseGet(() -> UlidCreator.getMonotonicUlid().toString());
         StartInstance start = new StartInstance(InstanceController.newCommandId(), workspace, instanceId, process, inputs, payloadMap,
-                StartInstance.TRIGGER);
+                StartInstance.TRIGGER, definition.version());
         return Replies.toResponse(commands.send(IdempotencyKeys.wrap(key, start)), reply -> {
             if (reply instanceof Map<?, ?> map) {
                 Map<String, Object> shaped = new LinkedHashMap<>();

@@ -12,6 +12,8 @@ import java.util.Map;
  * @param inputs start inputs, validated by the engine against the definition it pins
  * @param triggerPayload body of the inbound trigger call, or null
  * @param origin {@code api}, {@code trigger} or {@code schedule}
+ * @param seenVersion the latest version the sender saw published, or null; an engine replica that does not hold it
+ *     yet waits for it briefly instead of answering 404 or starting an older version
  */
 public record StartInstance(
         String commandId,
@@ -20,7 +22,8 @@ public record StartInstance(
         String process,
         Map<String, Object> inputs,
         Object triggerPayload,
-        String origin) implements InstanceCommand {
+        String origin,
+        String seenVersion) implements InstanceCommand {
 
     public static final String API = "api";
     public static final String TRIGGER = "trigger";
