@@ -35,6 +35,7 @@ import org.apache.kafka.common.serialization.StringSerializer;
 final class EngineRun implements AutoCloseable {
 
     static final String PROCESS_NAME = "bench-three-steps";
+    private static final String PROCESS_VERSION = "1.0";
     static final String PROCESS = """
             engine: "0.1"
             process:
@@ -173,7 +174,8 @@ final class EngineRun implements AutoCloseable {
 
     String start(int n) {
         String id = UlidCreator.getMonotonicUlid().toString();
-        StartInstance start = new StartInstance(null, workspace, id, PROCESS_NAME, Map.of("n", n), null, StartInstance.API, null);
+        StartInstance start = new StartInstance(null, workspace, id, PROCESS_NAME, Map.of("n", n), null, StartInstance.API,
+                PROCESS_VERSION);
         startedAt.put(id, System.nanoTime());
         producer.send(new ProducerRecord<>(EngineTopics.COMMANDS, id, commands.serializer().serialize(EngineTopics.COMMANDS, start)));
         return id;

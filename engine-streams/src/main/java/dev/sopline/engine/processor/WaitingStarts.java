@@ -1,7 +1,6 @@
 package dev.sopline.engine.processor;
 
 import dev.sopline.engine.handler.DefinitionLookup;
-import dev.sopline.engine.state.ProcessVersions;
 import dev.sopline.engine.state.WaitingStart;
 import dev.sopline.schemas.command.Command;
 import dev.sopline.schemas.command.IdempotentCommand;
@@ -57,14 +56,16 @@ public final class WaitingStarts {
         return taken.stream().map(entry -> entry.value).toList();
     }
 
+    /**
+     * Versions are only ever added, and one record holds all of a process's versions, so a replica that holds the
+     * seen version holds everything up to it. Asking for that one version hits the cache of published versions
+     * instead of reading the process's whole entry for every start.
+     */
     private boolean isVisible(StartInstance start) {
-        Optional<String> latest = definitions.find(start.workspace(), start.process())
-                .flatMap(ProcessVersions::latest)
-                .map(published -> published.definition().version());
-        if (latest.isEmpty()) {
-            return false;
+        if (start.seenVersion() != null) {
+            return definitions.version(start.workspace(), start.process(), start.seenVersion()).isPresent();
         }
-        return start.seenVersion() == null || ProcessVersions.VERSION_ORDER.compare(latest.get(), start.seenVersion()) >= 0;
+        return definitions.latest(start.workspace(), start.process()).isPresent();
     }
 
     private static Optional<StartInstance> startIn(Command command) {
