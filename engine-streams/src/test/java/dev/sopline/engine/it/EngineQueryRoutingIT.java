@@ -10,6 +10,7 @@ import dev.sopline.engine.query.Page;
 import dev.sopline.engine.query.PendingFilter;
 import dev.sopline.engine.query.RemoteEngineReader;
 import dev.sopline.engine.runtime.Engine;
+import dev.sopline.schemas.command.CommandReply;
 import dev.sopline.schemas.instance.InstanceView;
 import dev.sopline.testing.SharedKafka;
 import java.io.IOException;
@@ -21,6 +22,10 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /** With two replicas, each owns part of the instances; a query to either one finds them all. */
@@ -39,51 +44,94 @@ class EngineQueryRoutingIT {
                       type: boolean
             """;
 
+    private static int portA;
+    private static Engine first;
+    private static Engine second;
+    private static EngineClient client;
+
     private static int freePort() throws IOException {
         try (ServerSocket socket = new ServerSocket(0)) {
             return socket.getLocalPort();
         }
     }
 
-    @Test
-    void shouldAnswerEveryInstanceFromEitherReplicaWhenPartitionsAreSplit() throws Exception {
-        String workspace = "routing";
-        int portA = freePort();
+    @BeforeAll
+    static void startTwoReplicas() throws IOException {
+        portA = freePort();
         int portB = freePort();
-        Engine first = Engine.start(EngineFailoverIT.settings(Files.createTempDirectory("routing-a")).withAdvertisedEndpoint("localhost:" + portA));
-        Engine second = Engine.start(EngineFailoverIT.settings(Files.createTempDirectory("routing-b")).withAdvertisedEndpoint("localhost:" + portB));
-        try (EngineClient client = new EngineClient(SharedKafka.bootstrapServers())) {
-            await().atMost(Duration.ofSeconds(90)).until(() -> first.isRunning() && second.isRunning());
-            assertThat(client.register(workspace, PROCESS).status()).isEqualTo(201);
-            List<String> ids = new ArrayList<>();
-            for (int i = 0; i < 20; i++) {
-                String id = UlidCreator.getMonotonicUlid().toString();
-                ids.add(id);
-                assertThat(client.start(workspace, id, "routed-form", Map.of()).get().status()).isEqualTo(201);
-            }
+        first = Engine.start(EngineFailoverIT.settings(Files.createTempDirectory("routing-a")).withAdvertisedEndpoint("localhost:" + portA));
+        second = Engine.start(EngineFailoverIT.settings(Files.createTempDirectory("routing-b")).withAdvertisedEndpoint("localhost:" + portB));
+        client = new EngineClient(SharedKafka.bootstrapServers());
+        await().atMost(Duration.ofSeconds(90)).until(() -> first.isRunning() && second.isRunning());
+    }
 
-            await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
-                int ownedByFirst = first.queries().instances(workspace, InstanceFilter.ANY, null, 500).items().size();
-                int ownedBySecond = second.queries().instances(workspace, InstanceFilter.ANY, null, 500).items().size();
-                assertThat(ownedByFirst + ownedBySecond).isEqualTo(20);
-                assertThat(ownedByFirst).isLessThan(20);
-                assertThat(ownedBySecond).isLessThan(20);
-            });
+    @AfterAll
+    static void stopReplicas() {
+        client.close();
+        first.close();
+        second.close();
+    }
 
-            for (EngineReader reader : List.of(first.reader(), second.reader(), new RemoteEngineReader("http://localhost:" + portA))) {
-                for (String id : ids) {
-                    assertThat(reader.instance(workspace, id)).as("instance %s", id).isPresent();
-                }
-                assertThat(reader.instance("another-workspace", ids.get(0))).isEmpty();
-                assertThat(allPages(reader, workspace)).containsExactlyInAnyOrderElementsOf(ids);
-                assertThat(reader.pendingSteps(workspace, PendingFilter.ANY, null, 500).items()).hasSize(20);
-                assertThat(reader.counts(workspace).instances().get("waiting")).isEqualTo(20L);
-                assertThat(reader.counts(workspace).stepsPending().get("form")).isEqualTo(20L);
+    @Test
+    void shouldAnswerEveryInstanceFromEitherReplicaWhenPartitionsAreSplit() {
+        String workspace = "routing";
+        assertThat(client.register(workspace, PROCESS).status()).isEqualTo(201);
+        List<String> ids = startInstances(workspace, 20).stream().map(started -> {
+            assertThat(started.reply().orTimeout(60, TimeUnit.SECONDS).join().status()).isEqualTo(201);
+            return started.id();
+        }).toList();
+
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+            int ownedByFirst = first.queries().instances(workspace, InstanceFilter.ANY, null, 500).items().size();
+            int ownedBySecond = second.queries().instances(workspace, InstanceFilter.ANY, null, 500).items().size();
+            assertThat(ownedByFirst + ownedBySecond).isEqualTo(20);
+            assertThat(ownedByFirst).isLessThan(20);
+            assertThat(ownedBySecond).isLessThan(20);
+        });
+
+        for (EngineReader reader : List.of(first.reader(), second.reader(), new RemoteEngineReader("http://localhost:" + portA))) {
+            for (String id : ids) {
+                assertThat(reader.instance(workspace, id)).as("instance %s", id).isPresent();
             }
-        } finally {
-            first.close();
-            second.close();
+            assertThat(reader.instance("another-workspace", ids.get(0))).isEmpty();
+            assertThat(allPages(reader, workspace)).containsExactlyInAnyOrderElementsOf(ids);
+            assertThat(reader.pendingSteps(workspace, PendingFilter.ANY, null, 500).items()).hasSize(20);
+            assertThat(reader.counts(workspace).instances().get("waiting")).isEqualTo(20L);
+            assertThat(reader.counts(workspace).stepsPending().get("form")).isEqualTo(20L);
         }
+    }
+
+    /**
+     * The widest form of a replica being behind on a registration: the starts are on the log before it. Each replica
+     * holds its starts until the definition reaches its global store, then starts them.
+     */
+    @Test
+    void shouldStartInstancesWhoseStartsReachedTheReplicasBeforeTheirProcess() throws Exception {
+        String workspace = "late-definition";
+        List<Started> starts = startInstances(workspace, 16);
+        Thread.sleep(300);
+        assertThat(starts).as("no start is answered before its process exists").noneMatch(started -> started.reply().isDone());
+
+        assertThat(client.register(workspace, PROCESS).status()).isEqualTo(201);
+
+        for (Started started : starts) {
+            assertThat(started.reply().get(30, TimeUnit.SECONDS).status()).as("start of %s", started.id()).isEqualTo(201);
+        }
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
+                assertThat(first.reader().counts(workspace).instances().get("waiting")).isEqualTo(16L));
+        int ownedByFirst = first.queries().instances(workspace, InstanceFilter.ANY, null, 500).items().size();
+        assertThat(ownedByFirst).as("both replicas held starts").isBetween(1, 15);
+    }
+
+    private record Started(String id, CompletableFuture<CommandReply> reply) {}
+
+    private static List<Started> startInstances(String workspace, int count) {
+        List<Started> started = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            String id = UlidCreator.getMonotonicUlid().toString();
+            started.add(new Started(id, client.start(workspace, id, "routed-form", Map.of())));
+        }
+        return started;
     }
 
     /** Walks the instance list seven at a time, as a client following Link headers would. */
