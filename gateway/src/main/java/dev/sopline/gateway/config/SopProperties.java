@@ -15,10 +15,17 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * @param publicUrl base of callback URLs, or empty to use the request's
  * @param rateLimit per-token request budget
  * @param commandTimeout how long a write waits for the engine's reply before answering 503
+ * @param requestReadTimeout how long a request body may take to arrive in full (CONTRACT section 8)
+ * @param webhook outbound webhook delivery
  */
 @ConfigurationProperties("sop")
 public record SopProperties(Kafka kafka, Engine engine, Path dataDir, String bootstrapToken, String publicUrl, RateLimit rateLimit,
-                            Duration commandTimeout) {
+                            Duration commandTimeout, Duration requestReadTimeout, Webhook webhook) {
+
+    public SopProperties {
+        requestReadTimeout = requestReadTimeout == null ? Duration.ofSeconds(10) : requestReadTimeout;
+        webhook = webhook == null ? new Webhook(false) : webhook;
+    }
 
     public record Kafka(String bootstrapServers) {}
 
@@ -26,4 +33,7 @@ public record SopProperties(Kafka kafka, Engine engine, Path dataDir, String boo
     public record Engine(String queryUrl) {}
 
     public record RateLimit(int perSecond, int burst) {}
+
+    /** @param allowPrivate deliver to loopback, private and link-local addresses too (development and tests only) */
+    public record Webhook(boolean allowPrivate) {}
 }

@@ -14,7 +14,7 @@ import org.springframework.mock.web.MockHttpServletResponse;
 class RateLimitFilterTest {
 
     private final RateLimitFilter filter = new RateLimitFilter(new SopProperties(new SopProperties.Kafka("unused"), null, Path.of("."), null, null,
-            new SopProperties.RateLimit(1, 2), Duration.ofSeconds(1)));
+            new SopProperties.RateLimit(1, 2), Duration.ofSeconds(1), null, null));
 
     private MockHttpServletResponse call(String token) throws Exception {
         MockHttpServletRequest request = new MockHttpServletRequest("GET", "/sop/");
