@@ -1,6 +1,6 @@
 package dev.sopline.gateway.api;
 
-import dev.sopline.gateway.auth.TokenAuthenticationFilter;
+import dev.sopline.gateway.auth.TokenRecord;
 import dev.sopline.gateway.config.SopProperties;
 import jakarta.servlet.http.HttpServletRequest;
 import org.springframework.stereotype.Component;
@@ -10,6 +10,11 @@ import org.springframework.web.servlet.support.ServletUriComponentsBuilder;
 @Component
 public class RequestScope {
 
+    /** Set by the security chain once the request's token is authenticated. */
+    public static final String WORKSPACE_ATTRIBUTE = "sop.workspace";
+    public static final String TOKEN_ATTRIBUTE = "sop.token";
+    public static final String TOKEN_RECORD_ATTRIBUTE = "sop.token.record";
+
     private final SopProperties properties;
 
     public RequestScope(SopProperties properties) {
@@ -17,12 +22,17 @@ public class RequestScope {
     }
 
     public String workspace(HttpServletRequest request) {
-        return (String) request.getAttribute(TokenAuthenticationFilter.WORKSPACE_ATTRIBUTE);
+        return (String) request.getAttribute(WORKSPACE_ATTRIBUTE);
     }
 
     /** Who is calling, for scoping idempotency keys: the token's id. */
     public String caller(HttpServletRequest request) {
-        return (String) request.getAttribute(TokenAuthenticationFilter.TOKEN_ATTRIBUTE);
+        return (String) request.getAttribute(TOKEN_ATTRIBUTE);
+    }
+
+    /** The calling token's stored record: its role, expiry and name. */
+    public TokenRecord token(HttpServletRequest request) {
+        return (TokenRecord) request.getAttribute(TOKEN_RECORD_ATTRIBUTE);
     }
 
     /** {@code SOP_PUBLIC_URL} when set, else the scheme, host and port the request came to. */

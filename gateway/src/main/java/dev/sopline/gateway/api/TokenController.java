@@ -1,6 +1,8 @@
 package dev.sopline.gateway.api;
 
+import dev.sopline.gateway.auth.Role;
 import dev.sopline.gateway.auth.TokenHashing;
+import dev.sopline.gateway.auth.TokenIds;
 import dev.sopline.gateway.auth.TokenRecord;
 import dev.sopline.gateway.auth.TokenRegistry;
 import dev.sopline.gateway.web.ApiException;
@@ -11,6 +13,7 @@ import dev.sopline.schemas.validation.ViolationCode;
 import jakarta.servlet.http.HttpServletRequest;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -23,7 +26,10 @@ import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RestController;
 import tools.jackson.databind.JsonNode;
 
-/** Workspace tokens: the secret is shown once, at creation, and stored only as a hash. */
+/**
+ * Workspace tokens: the secret is shown once, at creation, and stored only as a hash. A new token has a role
+ * ({@code operator} unless asked otherwise) and never outlives the token that created it.
+ */
 @RestController
 public class TokenController {
 
@@ -42,28 +48,19 @@ public class TokenController {
         JsonNode json = JsonBodies.object(body);
         JsonNode name = json.get("name");
         if (name == null || !name.isString() || name.asString().isBlank() || name.asString().length() > MAX_NAME_LENGTH) {
-            throw invalid("name", "Expected 'name' to be a non-empty text of at most " + MAX_NAME_LENGTH + " characters");
+            throw invalid("name", ViolationCode.INVALID_TYPE, "Expected 'name' to be a non-empty text of at most " + MAX_NAME_LENGTH + " characters");
         }
+        Role role = role(json.get("role"));
         Instant now = Instant.now();
-        Instant expiresAt = null;
-        JsonNode expires = json.get("expires_at");
-        if (expires != null && !expires.isNull()) {
-            try {
-                expiresAt = Instant.parse(expires.asString());
-            } catch (DateTimeParseException e) {
-                throw invalid("expires_at", "Expected 'expires_at' to be an ISO 8601 UTC timestamp such as 2027-01-31T00:00:00Z");
-            }
-            if (!expiresAt.isAfter(now)) {
-                throw invalid("expires_at", "Expected 'expires_at' to be in the future");
-            }
-        }
+        Instant expiresAt = cappedToCreator(requestedExpiry(json.get("expires_at"), now), scope.token(request));
         String secret = TokenHashing.newSecret();
-        TokenRecord record = new TokenRecord("tok_" + com.github.f4b6a3.ulid.UlidCreator.getMonotonicUlid().toString().toLowerCase(java.util.Locale.ROOT),
-                scope.workspace(request), name.asString(), TokenHashing.hashHex(secret), now, expiresAt, null);
+        TokenRecord record = new TokenRecord(TokenIds.next(), scope.workspace(request), name.asString(), TokenHashing.hashHex(secret), now,
+                expiresAt, null, role);
         tokens.save(record);
         Map<String, Object> created = new LinkedHashMap<>();
         created.put("id", record.id());
         created.put("name", record.name());
+        created.put("role", role.wireName());
         created.put("token", secret);
         created.put("created_at", record.createdAt().toString());
         created.put("expires_at", expiresAt == null ? null : expiresAt.toString());
@@ -75,6 +72,15 @@ public class TokenController {
         return tokens.active(scope.workspace(request), Instant.now()).stream().map(this::listed).toList();
     }
 
+    /** The calling token itself, for any role: what a client or the task inbox may do, and in which workspace. */
+    @GetMapping("/sop/token")
+    public Map<String, Object> caller(HttpServletRequest request) {
+        TokenRecord record = scope.token(request);
+        Map<String, Object> entry = listed(record);
+        entry.put("workspace", record.workspace());
+        return entry;
+    }
+
     @DeleteMapping("/workspace/tokens/{id}")
     public ResponseEntity<Void> revoke(@PathVariable String id, HttpServletRequest request) {
         TokenRecord record = tokens.find(scope.workspace(request), id)
@@ -84,17 +90,53 @@ public class TokenController {
         return ResponseEntity.noContent().build();
     }
 
+    private static Role role(JsonNode given) {
+        if (given == null || given.isNull()) {
+            return Role.DEFAULT;
+        }
+        List<String> names = Arrays.stream(Role.values()).map(Role::wireName).toList();
+        return Role.fromWire(given.isString() ? given.asString() : "")
+                .orElseThrow(() -> new ApiException(422, ErrorCodes.INVALID_INPUTS, "Expected 'role' to be one of " + names,
+                        List.of(Violation.notInEnum("role", given.asString(given.toString()), names))));
+    }
+
+    private static Instant requestedExpiry(JsonNode expires, Instant now) {
+        if (expires == null || expires.isNull()) {
+            return null;
+        }
+        Instant expiresAt;
+        try {
+            expiresAt = Instant.parse(expires.asString());
+        } catch (DateTimeParseException e) {
+            throw invalid("expires_at", ViolationCode.INVALID_TYPE, "Expected 'expires_at' to be an ISO 8601 UTC timestamp such as 2027-01-31T00:00:00Z");
+        }
+        if (!expiresAt.isAfter(now)) {
+            throw invalid("expires_at", ViolationCode.INVALID_TYPE, "Expected 'expires_at' to be in the future");
+        }
+        return expiresAt;
+    }
+
+    /** A token cannot hand out more time than it has itself: the creator's expiry caps the new one's. */
+    private static Instant cappedToCreator(Instant requested, TokenRecord creator) {
+        Instant limit = creator == null ? null : creator.expiresAt();
+        if (limit == null) {
+            return requested;
+        }
+        return requested == null || requested.isAfter(limit) ? limit : requested;
+    }
+
     private Map<String, Object> listed(TokenRecord record) {
         Map<String, Object> entry = new LinkedHashMap<>();
         entry.put("id", record.id());
         entry.put("name", record.name());
+        entry.put("role", record.effectiveRole().wireName());
         entry.put("created_at", record.createdAt().toString());
         entry.put("expires_at", record.expiresAt() == null ? null : record.expiresAt().toString());
         entry.put("last_used_at", tokens.lastUsedAt(record.id()).map(Instant::toString).orElse(null));
         return entry;
     }
 
-    private static ApiException invalid(String field, String message) {
-        return new ApiException(422, "invalid_request", message, List.of(Violation.of(field, ViolationCode.INVALID_TYPE, message)));
+    private static ApiException invalid(String field, String code, String message) {
+        return new ApiException(422, "invalid_request", message, List.of(Violation.of(field, code, message)));
     }
 }

@@ -12,14 +12,24 @@ import java.time.Instant;
  * @param createdAt when it was created
  * @param expiresAt when it stops working, or null
  * @param revokedAt when it was revoked, or null
+ * @param role what it may do; null on records written before roles existed (see {@link #effectiveRole()})
  */
-public record TokenRecord(String id, String workspace, String name, String hash, Instant createdAt, Instant expiresAt, Instant revokedAt) {
+public record TokenRecord(String id, String workspace, String name, String hash, Instant createdAt, Instant expiresAt, Instant revokedAt,
+                          Role role) {
 
     public boolean isUsableAt(Instant now) {
         return revokedAt == null && (expiresAt == null || now.isBefore(expiresAt));
     }
 
     public TokenRecord revoked(Instant when) {
-        return new TokenRecord(id, workspace, name, hash, createdAt, expiresAt, when);
+        return new TokenRecord(id, workspace, name, hash, createdAt, expiresAt, when, role);
+    }
+
+    /** The role; a record from before roles is read as the bootstrap token's {@code admin}, or the default. */
+    public Role effectiveRole() {
+        if (role != null) {
+            return role;
+        }
+        return BootstrapToken.WORKSPACE.equals(workspace) && BootstrapToken.NAME.equals(name) ? Role.ADMIN : Role.DEFAULT;
     }
 }

@@ -57,8 +57,9 @@ public class TokenRegistry extends CompactedTopicRegistry<TokenRecord> {
         return view.get(id).filter(record -> record.workspace().equals(workspace));
     }
 
-    public boolean anyUsable(Instant now) {
-        return view.values().stream().anyMatch(record -> record.isUsableAt(now));
+    /** Every token record, revoked and expired ones included. */
+    public List<TokenRecord> all() {
+        return List.copyOf(view.values());
     }
 
     /** When this replica last saw the token used; each replica knows its own requests only. */

@@ -1,6 +1,6 @@
 package dev.sopline.gateway.config;
 
-import dev.sopline.gateway.auth.TokenAuthenticationFilter;
+import dev.sopline.gateway.security.ApiPaths;
 import dev.sopline.gateway.web.ErrorBody;
 import io.swagger.v3.core.converter.ModelConverters;
 import io.swagger.v3.oas.models.Components;
@@ -39,7 +39,7 @@ public class OpenApiConfig {
                     .description("Register processes, start instances, resolve steps. Every error is {\"error\": <code>, ...}."));
             Components components = openApi.getComponents() == null ? new Components() : openApi.getComponents();
             components.addSecuritySchemes(TOKEN, new SecurityScheme().type(SecurityScheme.Type.APIKEY).in(SecurityScheme.In.HEADER)
-                    .name(TokenAuthenticationFilter.HEADER));
+                    .name(ApiPaths.TOKEN_HEADER));
             ModelConverters.getInstance().readAll(ErrorBody.class).forEach(components::addSchemas);
             components.addSchemas(ERROR, ModelConverters.getInstance().read(ErrorBody.class).get("ErrorBody"));
             openApi.setComponents(components);
@@ -51,12 +51,13 @@ public class OpenApiConfig {
     }
 
     private static void describe(String path, PathItem item) {
-        boolean protectedPath = TokenAuthenticationFilter.isProtected(path);
+        boolean protectedPath = ApiPaths.isProtected(path);
         for (Map.Entry<PathItem.HttpMethod, Operation> entry : item.readOperationsMap().entrySet()) {
             Operation operation = entry.getValue();
             if (protectedPath) {
                 operation.addSecurityItem(new SecurityRequirement().addList(TOKEN));
                 error(operation, "401", "unauthorized: token missing, malformed or revoked");
+                error(operation, "403", "forbidden: the token's role does not allow this call");
                 error(operation, "429", "rate_limited: see Retry-After");
             }
             error(operation, "400", "invalid_payload or invalid_parameter");

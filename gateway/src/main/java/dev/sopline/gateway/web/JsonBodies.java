@@ -16,7 +16,7 @@ public final class JsonBodies {
         if (body == null || body.length == 0) {
             throw new ApiException(400, ErrorCodes.INVALID_PAYLOAD, "Expected a JSON body, but the request has none");
         }
-        if (body.length > BodySizeFilter.MAX_JSON_BYTES) {
+        if (body.length > RequestBodyFilter.MAX_JSON_BYTES) {
             throw new ApiException(413, ErrorCodes.PAYLOAD_TOO_LARGE, "Expected a body of at most 1 MiB");
         }
         try {

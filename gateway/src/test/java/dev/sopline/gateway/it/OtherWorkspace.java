@@ -1,5 +1,6 @@
 package dev.sopline.gateway.it;
 
+import dev.sopline.gateway.auth.Role;
 import dev.sopline.gateway.auth.TokenHashing;
 import dev.sopline.gateway.auth.TokenRecord;
 import dev.sopline.gateway.auth.TokenRegistry;
@@ -19,7 +20,7 @@ final class OtherWorkspace {
         if (token == null) {
             String secret = TokenHashing.newSecret();
             TokenRegistry registry = test.tokens;
-            registry.save(new TokenRecord("tok_acme", "acme", "acme", TokenHashing.hashHex(secret), Instant.now(), null, null));
+            registry.save(new TokenRecord("tok_acme", "acme", "acme", TokenHashing.hashHex(secret), Instant.now(), null, null, Role.ADMIN));
             token = secret;
         }
         return token;

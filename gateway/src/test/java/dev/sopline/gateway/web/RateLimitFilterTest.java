@@ -2,7 +2,7 @@ package dev.sopline.gateway.web;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.sopline.gateway.auth.TokenAuthenticationFilter;
+import dev.sopline.gateway.api.RequestScope;
 import dev.sopline.gateway.config.SopProperties;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -19,7 +19,7 @@ class RateLimitFilterTest {
     private MockHttpServletResponse call(String token) throws Exception {
         MockHttpServletRequest request = new MockHttpServletRequest("GET", "/sop/");
         request.setRequestURI("/sop/");
-        request.setAttribute(TokenAuthenticationFilter.TOKEN_ATTRIBUTE, token);
+        request.setAttribute(RequestScope.TOKEN_ATTRIBUTE, token);
         MockHttpServletResponse response = new MockHttpServletResponse();
         filter.doFilter(request, response, new MockFilterChain());
         return response;

@@ -1,0 +1,86 @@
+package dev.sopline.gateway.security;
+
+import dev.sopline.gateway.api.RequestScope;
+import jakarta.servlet.DispatcherType;
+import jakarta.servlet.http.HttpServletRequest;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.http.HttpMethod;
+import org.springframework.security.access.hierarchicalroles.RoleHierarchy;
+import org.springframework.security.access.hierarchicalroles.RoleHierarchyImpl;
+import org.springframework.security.authentication.ProviderManager;
+import org.springframework.security.config.annotation.web.builders.HttpSecurity;
+import org.springframework.security.config.annotation.web.configuration.EnableWebSecurity;
+import org.springframework.security.config.annotation.web.configurers.AbstractHttpConfigurer;
+import org.springframework.security.config.http.SessionCreationPolicy;
+import org.springframework.security.web.SecurityFilterChain;
+import org.springframework.security.web.access.intercept.AuthorizationFilter;
+import org.springframework.security.web.authentication.AuthenticationFilter;
+
+/**
+ * Who may call what (CONTRACT section 8), as Spring Security's filter chain. Its strict HTTP firewall refuses, before
+ * any routing, paths that a servlet container and Spring MVC could read differently ({@code ;} parameters, encoded
+ * {@code /} and {@code \}, NUL, dot segments); the token filter authenticates {@code X-SOP-Token}; the rules below map
+ * each route to the least role that may call it, checked before the body is read.
+ */
+@Configuration
+@EnableWebSecurity
+public class SecurityConfig {
+
+    /** Each role includes the ones below it. */
+    @Bean
+    static RoleHierarchy roleHierarchy() {
+        return RoleHierarchyImpl.withDefaultRolePrefix()
+                .role("ADMIN").implies("OPERATOR")
+                .role("OPERATOR").implies("WORKER")
+                .role("WORKER").implies("VIEWER")
+                .build();
+    }
+
+    @Bean
+    SecurityFilterChain apiSecurity(HttpSecurity http, TokenAuthenticationProvider provider, JsonSecurityErrors errors) throws Exception {
+        http.csrf(AbstractHttpConfigurer::disable)
+                .formLogin(AbstractHttpConfigurer::disable)
+                .httpBasic(AbstractHttpConfigurer::disable)
+                .logout(AbstractHttpConfigurer::disable)
+                .requestCache(AbstractHttpConfigurer::disable)
+                .sessionManagement(sessions -> sessions.sessionCreationPolicy(SessionCreationPolicy.STATELESS))
+                // The API's answers say themselves whether they may be cached; the task inbox's files may be.
+                .headers(headers -> headers.cacheControl(cache -> cache.disable()))
+                .exceptionHandling(exceptions -> exceptions.authenticationEntryPoint(errors).accessDeniedHandler(errors))
+                .addFilterBefore(tokenFilter(provider, errors), AuthorizationFilter.class)
+                .authorizeHttpRequests(routes -> routes
+                        // Re-dispatches of a request already authorised: an event stream's completion, an error page.
+                        .dispatcherTypeMatchers(DispatcherType.ASYNC, DispatcherType.ERROR, DispatcherType.FORWARD,
+                                DispatcherType.INCLUDE).permitAll()
+                        // Signed triggers and one-shot callbacks carry their own credential.
+                        .requestMatchers("/sop/triggers/**", "/sop/webhooks/**").permitAll()
+                        .requestMatchers("/workspace", "/workspace/**").hasRole("ADMIN")
+                        .requestMatchers(HttpMethod.POST, "/sop/*/*/steps/*/submit").hasRole("WORKER")
+                        .requestMatchers(HttpMethod.GET, "/sop", "/sop/**").hasRole("VIEWER")
+                        .requestMatchers("/sop", "/sop/**").hasRole("OPERATOR")
+                        // The task inbox's files, health, metrics for operators, the OpenAPI document.
+                        .anyRequest().permitAll());
+        return http.build();
+    }
+
+    private static AuthenticationFilter tokenFilter(TokenAuthenticationProvider provider, JsonSecurityErrors errors) {
+        AuthenticationFilter filter = new AuthenticationFilter(new ProviderManager(provider), SecurityConfig::presentedToken);
+        filter.setRequestMatcher(request -> ApiPaths.isProtected(request.getServletPath()));
+        filter.setFailureHandler(errors);
+        // Continue the chain (the default handler would redirect, as after a login form) with the token's scope.
+        filter.setSuccessHandler((request, response, authentication) -> {
+            TokenAuthentication token = (TokenAuthentication) authentication;
+            request.setAttribute(RequestScope.WORKSPACE_ATTRIBUTE, token.record().workspace());
+            request.setAttribute(RequestScope.TOKEN_ATTRIBUTE, token.record().id());
+            request.setAttribute(RequestScope.TOKEN_RECORD_ATTRIBUTE, token.record());
+        });
+        return filter;
+    }
+
+    /** No header: no authentication attempt, and the rules answer 401 where a token is needed. */
+    private static TokenAuthentication presentedToken(HttpServletRequest request) {
+        String header = request.getHeader(ApiPaths.TOKEN_HEADER);
+        return header == null ? null : TokenAuthentication.presented(header);
+    }
+}

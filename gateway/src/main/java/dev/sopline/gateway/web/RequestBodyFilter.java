@@ -1,0 +1,93 @@
+package dev.sopline.gateway.web;
+
+import dev.sopline.gateway.config.SopProperties;
+import dev.sopline.schemas.command.ErrorCodes;
+import jakarta.servlet.AsyncContext;
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.util.Locale;
+import org.springframework.boot.security.autoconfigure.web.servlet.SecurityFilterProperties;
+import org.springframework.core.annotation.Order;
+import org.springframework.stereotype.Component;
+import org.springframework.web.filter.OncePerRequestFilter;
+
+/**
+ * Reads every JSON or raw request body in full before a handler runs, without holding a request thread while the
+ * bytes arrive (CONTRACT section 8):
+ * <ul>
+ *   <li>the body is read with the servlet container's non-blocking input ({@link BodyCollector}), so a client that
+ *       trickles its body ties up a connection, not one of the threads every other request needs;</li>
+ *   <li>the 1 MiB limit counts the bytes as they are read, chunked or not: past it the answer is 413 and the rest is
+ *       not read;</li>
+ *   <li>the whole body must arrive within {@code SOP_REQUEST_READ_TIMEOUT} (10 s), else 408;</li>
+ *   <li>all bodies being read at once hold at most {@link #BUFFER_BUDGET_BYTES} together; past it, 503.</li>
+ * </ul>
+ * Then the request is dispatched again, with the buffered body, through the rest of the chain to its handler. It
+ * runs after the security chain and the rate limits, so a request without the right token or over its budget is
+ * refused before any of its body is read.
+ *
+ * <p>Process files ({@code multipart/form-data}) are read by the servlet container's own multipart parser, which
+ * reads the request's stream itself: they keep the blocking read, capped at 300 KB by the multipart limits, and only
+ * tokens with the {@code operator} role may send them.
+ */
+@Component
+@Order(SecurityFilterProperties.DEFAULT_FILTER_ORDER + 20)
+public class RequestBodyFilter extends OncePerRequestFilter {
+
+    public static final long MAX_JSON_BYTES = 1024 * 1024;
+    static final long BUFFER_BUDGET_BYTES = Math.min(256L * 1024 * 1024, Runtime.getRuntime().maxMemory() / 4);
+    private static final String BODY_ATTRIBUTE = RequestBodyFilter.class.getName() + ".body";
+
+    private final long readTimeoutMillis;
+    private final BufferBudget budget = new BufferBudget(BUFFER_BUDGET_BYTES);
+
+    public RequestBodyFilter(SopProperties properties) {
+        this.readTimeoutMillis = properties.requestReadTimeout().toMillis();
+    }
+
+    /** The second pass, after the body has arrived, is an async dispatch: it hands the body on. */
+    @Override
+    protected boolean shouldNotFilterAsyncDispatch() {
+        return false;
+    }
+
+    @Override
+    protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+            throws ServletException, IOException {
+        if (isAsyncDispatch(request)) {
+            Object body = request.getAttribute(BODY_ATTRIBUTE);
+            request.removeAttribute(BODY_ATTRIBUTE);
+            chain.doFilter(body instanceof byte[] bytes ? new BufferedBodyRequest(request, bytes) : request, response);
+            return;
+        }
+        if (!hasBody(request) || isMultipart(request)) {
+            chain.doFilter(request, response);
+            return;
+        }
+        if (request.getContentLengthLong() > MAX_JSON_BYTES) {
+            ErrorResponses.write(response, 413, ErrorCodes.PAYLOAD_TOO_LARGE, "Expected a body of at most 1 MiB");
+            return;
+        }
+        AsyncContext async = request.startAsync(request, response);
+        async.setTimeout(readTimeoutMillis);
+        BodyCollector collector = new BodyCollector(async, MAX_JSON_BYTES, budget,
+                body -> {
+                    request.setAttribute(BODY_ATTRIBUTE, body);
+                    async.dispatch();
+                });
+        async.addListener(collector);
+        request.getInputStream().setReadListener(collector);
+    }
+
+    private static boolean hasBody(HttpServletRequest request) {
+        return request.getContentLengthLong() > 0 || request.getHeader("Transfer-Encoding") != null;
+    }
+
+    private static boolean isMultipart(HttpServletRequest request) {
+        String type = request.getContentType();
+        return type != null && type.toLowerCase(Locale.ROOT).startsWith("multipart/");
+    }
+}
