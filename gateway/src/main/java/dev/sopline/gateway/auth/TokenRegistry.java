@@ -48,13 +48,13 @@ public class TokenRegistry extends CompactedTopicRegistry<TokenRecord> {
 
     public List<TokenRecord> active(String workspace, Instant now) {
         return view.values().stream()
-                .filter(record -> record.workspace().equals(workspace) && record.isUsableAt(now))
+                .filter(record -> workspace.equals(record.workspace()) && record.isUsableAt(now))
                 .sorted(Comparator.comparing(TokenRecord::id))
                 .toList();
     }
 
     public Optional<TokenRecord> find(String workspace, String id) {
-        return view.get(id).filter(record -> record.workspace().equals(workspace));
+        return view.get(id).filter(record -> workspace.equals(record.workspace()));
     }
 
     /** Every token record, revoked and expired ones included. */

@@ -37,6 +37,8 @@ abstract class GatewayTestBase {
         registry.add("sop.bootstrap-token", () -> TOKEN);
         registry.add("sop.rate-limit.per-second", () -> "1000");
         registry.add("sop.rate-limit.burst", () -> "2000");
+        // Short, so the read-timeout tests wait seconds, not the default 10.
+        registry.add("sop.request-read-timeout", () -> "2s");
         // Test receivers listen on loopback; the destination policy itself is tested with this off.
         registry.add("sop.webhook.allow-private", () -> "true");
         registry.add("sop.data-dir", () -> {

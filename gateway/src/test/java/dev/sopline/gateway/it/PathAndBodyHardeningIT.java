@@ -1,0 +1,124 @@
+package dev.sopline.gateway.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.sopline.testing.SopApi;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/** Requests as an attacker or a careless client sends them: odd paths, endless or trickled bodies (CONTRACT section 8). */
+class PathAndBodyHardeningIT extends GatewayTestBase {
+
+    @Test
+    void shouldRefuseAPathWithASemicolonOrDotSegmentsBeforeAnyRouteSeesIt() {
+        for (String path : List.of("/sop;/instances", "/sop;x=y/instances", "/sop/%2e%2e/workspace/tokens", "/sop/../workspace/tokens",
+                "/workspace/./tokens")) {
+            try (RawHttp http = new RawHttp(port)) {
+                RawHttp.Answer answer = http.head("GET " + path + " HTTP/1.1", "Connection: close").answer();
+                assertThat(answer.status()).as(path).isEqualTo(400);
+                assertThat(answer.head()).as(path).containsIgnoringCase("Content-Type: application/json");
+                assertThat(answer.body()).as(path).contains("\"error\":\"invalid_request\"");
+            }
+        }
+    }
+
+    @Test
+    void shouldNotCreateATokenThroughASemicolonPathWithoutAToken() {
+        String body = "{\"name\":\"sneaky\"}";
+        try (RawHttp http = new RawHttp(port)) {
+            RawHttp.Answer answer = http.head("POST /workspace;/tokens HTTP/1.1", "Content-Type: application/json",
+                    "Content-Length: " + body.length(), "Connection: close").send(body).answer();
+            assertThat(answer.status()).isIn(400, 401);
+            assertThat(answer.body()).doesNotContain("\"token\"");
+        }
+        assertThat(SopApi.texts(api().get("/workspace/tokens").json(), "name")).doesNotContain("sneaky");
+    }
+
+    @Test
+    void shouldAnswerWithJsonWhatTheServletContainerRefusesItself() {
+        for (String path : List.of("/sop/a%2Fb/schema", "/sop/a%5Cb/schema", "/sop/a%00b/schema", "/sop/%zz/schema")) {
+            try (RawHttp http = new RawHttp(port)) {
+                RawHttp.Answer answer = http.head("GET " + path + " HTTP/1.1", "X-SOP-Token: " + TOKEN, "Connection: close").answer();
+                assertThat(answer.status()).as(path).isEqualTo(400);
+                assertThat(answer.head()).as(path).containsIgnoringCase("Content-Type: application/json");
+                assertThat(answer.body()).as(path).contains("\"error\":\"invalid_request\"").doesNotContain("<html");
+            }
+        }
+        try (RawHttp http = new RawHttp(port)) {
+            RawHttp.Answer answer = http.head("GET /sop/ HTTP/1.1", "X-SOP-Token: " + TOKEN, "X-Padding: " + "a".repeat(40_000),
+                    "Connection: close").answer();
+            assertThat(answer.status()).isIn(400, 431);
+            assertThat(answer.body()).contains("\"error\":").doesNotContain("<html");
+        }
+    }
+
+    @Test
+    void shouldAnswer413AsSoonAsAChunkedBodyPassesTheLimitWithoutWaitingForItsEnd() {
+        try (RawHttp http = new RawHttp(port)) {
+            http.head("POST /sop/review/start HTTP/1.1", "X-SOP-Token: " + TOKEN, "Content-Type: application/json",
+                    "Transfer-Encoding: chunked");
+            byte[] chunk = chunk(64 * 1024);
+            // 1.5 MiB, and never the last chunk: only a server that counts the bytes it reads can answer.
+            for (int sent = 0; sent < 24 && http.trySend(chunk); sent++) {
+                // keeps sending until the server answers and closes, or 1.5 MiB are out
+            }
+            RawHttp.Answer answer = http.answer();
+            assertThat(answer.status()).isEqualTo(413);
+            assertThat(answer.body()).contains("\"error\":\"payload_too_large\"");
+        }
+    }
+
+    @Test
+    void shouldAnswer408WhenTheBodyDoesNotArriveWithinTheReadTimeout() {
+        try (RawHttp http = new RawHttp(port)) {
+            long started = System.nanoTime();
+            RawHttp.Answer answer = http.head("POST /sop/triggers/onboarding HTTP/1.1", "Content-Type: application/json",
+                    "Content-Length: 100").send("{\"email\":").answer();
+            assertThat(answer.status()).isEqualTo(408);
+            assertThat(answer.body()).contains("\"error\":\"request_timeout\"");
+            assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(10));
+        }
+    }
+
+    @Test
+    void shouldKeepAnsweringOtherClientsWhileManyConnectionsTrickleTheirBodies() throws Exception {
+        List<RawHttp> slow = new ArrayList<>();
+        await().atMost(Duration.ofSeconds(60)).until(() -> api().withToken(null).get("/actuator/health").status() == 200);
+        try {
+            // More slow bodies than Tomcat has request threads (200): read blocking, they would take every one.
+            for (int i = 0; i < 250; i++) {
+                slow.add(new RawHttp(port).head("POST /sop/triggers/onboarding HTTP/1.1", "Content-Type: application/json",
+                        "Content-Length: 1000").send("{"));
+            }
+            SopApi api = api();
+            long slowest = 0;
+            for (int round = 0; round < 8; round++) {
+                slow.forEach(connection -> connection.trySend(" ".getBytes(StandardCharsets.UTF_8)));
+                long started = System.nanoTime();
+                assertThat(api.get("/sop/").status()).isEqualTo(200);
+                SopApi.Response health = api.withToken(null).get("/actuator/health");
+                assertThat(health.status()).as(health.body()).isEqualTo(200);
+                slowest = Math.max(slowest, System.nanoTime() - started);
+                TimeUnit.MILLISECONDS.sleep(100);
+            }
+            assertThat(Duration.ofNanos(slowest)).isLessThan(Duration.ofSeconds(1));
+        } finally {
+            slow.forEach(RawHttp::close);
+        }
+    }
+
+    private static byte[] chunk(int size) {
+        String header = Integer.toHexString(size) + "\r\n";
+        byte[] bytes = new byte[header.length() + size + 2];
+        System.arraycopy(header.getBytes(StandardCharsets.US_ASCII), 0, bytes, 0, header.length());
+        java.util.Arrays.fill(bytes, header.length(), header.length() + size, (byte) ' ');
+        bytes[bytes.length - 2] = '\r';
+        bytes[bytes.length - 1] = '\n';
+        return bytes;
+    }
+}

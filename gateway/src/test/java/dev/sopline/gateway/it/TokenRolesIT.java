@@ -1,0 +1,120 @@
+package dev.sopline.gateway.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.sopline.testing.SopApi;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** What each token role may call, how long a new token may live, and how guessing is slowed (CONTRACT section 8). */
+class TokenRolesIT extends GatewayTestBase {
+
+    private static final List<String> ROLES = List.of("viewer", "worker", "operator", "admin");
+
+    private SopApi admin;
+
+    @BeforeEach
+    void registerProcess() {
+        admin = api();
+        assertThat(admin.register(GatewayApiIT.REVIEW).status()).isEqualTo(201);
+    }
+
+    /** One call, and the least role that may make it. */
+    private record Call(String name, String leastRole, Function<SopApi, SopApi.Response> send) {}
+
+    private static final List<Call> CALLS = List.of(
+            new Call("list processes", "viewer", api -> api.get("/sop/")),
+            new Call("list instances", "viewer", api -> api.get("/sop/instances")),
+            new Call("read metrics", "viewer", api -> api.get("/sop/metrics")),
+            new Call("read the calling token", "viewer", api -> api.get("/sop/token")),
+            new Call("read the pending feed", "viewer", api -> api.get("/sop/steps/pending")),
+            new Call("submit a step", "worker", api -> api.submit("review", "01JZZZZZZZZZZZZZZZZZZZZZZZ", "read", Map.of("verdict", "accept"))),
+            new Call("start an instance", "operator", api -> api.start("review", Map.of("title", "roles"))),
+            new Call("cancel an instance", "operator", api -> api.post("/sop/review/01JZZZZZZZZZZZZZZZZZZZZZZZ/cancel", Map.of())),
+            new Call("register a process", "operator", api -> api.register(GatewayApiIT.REVIEW)),
+            new Call("list tokens", "admin", api -> api.get("/workspace/tokens")),
+            new Call("create a token", "admin", api -> api.post("/workspace/tokens", Map.of("name", "made-by-role-test"))),
+            new Call("list webhooks", "admin", api -> api.get("/workspace/webhooks")),
+            new Call("revoke a token", "admin", api -> api.delete("/workspace/tokens/tok_unknown")));
+
+    @Test
+    void shouldAllowEachRoleItsCallsAndRefuseTheOthersWith403() {
+        Map<String, SopApi> byRole = new LinkedHashMap<>();
+        for (String role : ROLES) {
+            SopApi.Response created = admin.post("/workspace/tokens", Map.of("name", "role-" + role, "role", role));
+            assertThat(created.status()).isEqualTo(201);
+            assertThat(created.json().path("role").asString()).isEqualTo(role);
+            byRole.put(role, admin.withToken(created.json().path("token").asString()));
+        }
+        List<String> wrong = new ArrayList<>();
+        for (Call call : CALLS) {
+            for (String role : ROLES) {
+                SopApi.Response response = call.send().apply(byRole.get(role));
+                boolean allowed = ROLES.indexOf(role) >= ROLES.indexOf(call.leastRole());
+                if (allowed ? response.status() == 403 : response.status() != 403) {
+                    wrong.add("%s as %s answered %d".formatted(call.name(), role, response.status()));
+                } else if (!allowed && !response.body().contains("\"error\":\"forbidden\"")) {
+                    wrong.add("%s as %s answered %s".formatted(call.name(), role, response.body()));
+                }
+            }
+        }
+        assertThat(wrong).isEmpty();
+    }
+
+    @Test
+    void shouldGiveNewTokensTheOperatorRoleUnlessToldAndRefuseAnUnknownRole() {
+        SopApi.Response created = admin.post("/workspace/tokens", Map.of("name", "no-role-given"));
+        assertThat(created.json().path("role").asString()).isEqualTo("operator");
+        assertThat(admin.get("/workspace/tokens").body()).contains("\"role\":\"operator\"");
+
+        SopApi.Response unknown = admin.post("/workspace/tokens", Map.of("name", "bad-role", "role", "root"));
+        assertThat(unknown.status()).isEqualTo(422);
+        assertThat(unknown.json().path("error").asString()).isEqualTo("invalid_inputs");
+        assertThat(unknown.json().path("details").get(0).path("field").asString()).isEqualTo("role");
+    }
+
+    @Test
+    void shouldNotLetANewTokenOutliveTheTokenThatCreatedIt() {
+        Instant creatorExpiry = Instant.now().plus(1, ChronoUnit.HOURS).truncatedTo(ChronoUnit.SECONDS);
+        SopApi.Response creator = admin.post("/workspace/tokens", Map.of("name", "short-lived-admin", "role", "admin",
+                "expires_at", creatorExpiry.toString()));
+        SopApi shortLived = admin.withToken(creator.json().path("token").asString());
+
+        SopApi.Response forever = shortLived.post("/workspace/tokens", Map.of("name", "asked-forever"));
+        SopApi.Response later = shortLived.post("/workspace/tokens", Map.of("name", "asked-later",
+                "expires_at", creatorExpiry.plus(30, ChronoUnit.DAYS).toString()));
+        Instant sooner = creatorExpiry.minus(10, ChronoUnit.MINUTES);
+        SopApi.Response earlier = shortLived.post("/workspace/tokens", Map.of("name", "asked-sooner", "expires_at", sooner.toString()));
+
+        assertThat(forever.status()).isEqualTo(201);
+        assertThat(Instant.parse(forever.json().path("expires_at").asString())).isEqualTo(creatorExpiry);
+        assertThat(Instant.parse(later.json().path("expires_at").asString())).isEqualTo(creatorExpiry);
+        assertThat(Instant.parse(earlier.json().path("expires_at").asString())).isEqualTo(sooner);
+    }
+
+    @Test
+    void shouldSlowDownTokenGuessingFromOneAddressButNotValidTokens() {
+        SopApi guesser = admin.withToken("sop_guess");
+        // Faster than the budget refills (20 a second), from several connections at once.
+        List<SopApi.Response> answers = java.util.stream.IntStream.range(0, 200).parallel()
+                .mapToObj(guess -> guesser.withToken("sop_guess_" + guess).get("/sop/")).toList();
+        assertThat(answers).extracting(SopApi.Response::status).contains(401, 429).containsOnly(401, 429);
+        SopApi.Response limited = answers.stream().filter(answer -> answer.status() == 429).findFirst().orElseThrow();
+        assertThat(limited.header("Retry-After")).isNotNull();
+        assertThat(limited.json().path("error").asString()).isEqualTo("rate_limited");
+
+        assertThat(admin.get("/sop/").status()).as("a valid token keeps its own budget").isEqualTo(200);
+
+        // The budget refills (20 a second): other tests from this address see plain 401s again.
+        await().atMost(Duration.ofSeconds(10)).until(() -> guesser.get("/sop/").status() == 401);
+    }
+}
