@@ -1,6 +1,8 @@
 package dev.sopline.gateway.config;
 
 import dev.sopline.gateway.security.ApiPaths;
+import dev.sopline.gateway.security.RouteRoles;
+import org.springframework.http.HttpMethod;
 import dev.sopline.gateway.web.ErrorBody;
 import io.swagger.v3.core.converter.ModelConverters;
 import io.swagger.v3.oas.models.Components;
@@ -56,6 +58,11 @@ public class OpenApiConfig {
             Operation operation = entry.getValue();
             if (protectedPath) {
                 operation.addSecurityItem(new SecurityRequirement().addList(TOKEN));
+                RouteRoles.leastRoleFor(HttpMethod.valueOf(entry.getKey().name()), path).ifPresent(role -> {
+                    operation.addExtension("x-required-role", role.wireName());
+                    String needs = "Needs a token with role `" + role.wireName() + "` or above.";
+                    operation.setDescription(operation.getDescription() == null ? needs : operation.getDescription() + "\n\n" + needs);
+                });
                 error(operation, "401", "unauthorized: token missing, malformed or revoked");
                 error(operation, "403", "forbidden: the token's role does not allow this call");
                 error(operation, "429", "rate_limited: see Retry-After");

@@ -5,7 +5,6 @@ import jakarta.servlet.DispatcherType;
 import jakarta.servlet.http.HttpServletRequest;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.http.HttpMethod;
 import org.springframework.security.access.hierarchicalroles.RoleHierarchy;
 import org.springframework.security.access.hierarchicalroles.RoleHierarchyImpl;
 import org.springframework.security.authentication.ProviderManager;
@@ -20,8 +19,8 @@ import org.springframework.security.web.authentication.AuthenticationFilter;
 /**
  * Who may call what (CONTRACT section 8), as Spring Security's filter chain. Its strict HTTP firewall refuses, before
  * any routing, paths that a servlet container and Spring MVC could read differently ({@code ;} parameters, encoded
- * {@code /} and {@code \}, NUL, dot segments); the token filter authenticates {@code X-SOP-Token}; the rules below map
- * each route to the least role that may call it, checked before the body is read.
+ * {@code /} and {@code \}, NUL, dot segments); the token filter authenticates {@code X-SOP-Token}; {@link RouteRoles}
+ * maps each route to the least role that may call it, checked before the body is read.
  */
 @Configuration
 @EnableWebSecurity
@@ -49,18 +48,17 @@ public class SecurityConfig {
                 .headers(headers -> headers.cacheControl(cache -> cache.disable()))
                 .exceptionHandling(exceptions -> exceptions.authenticationEntryPoint(errors).accessDeniedHandler(errors))
                 .addFilterBefore(tokenFilter(provider, errors), AuthorizationFilter.class)
-                .authorizeHttpRequests(routes -> routes
+                .authorizeHttpRequests(routes -> {
+                    routes
                         // Re-dispatches of a request already authorised: an event stream's completion, an error page.
                         .dispatcherTypeMatchers(DispatcherType.ASYNC, DispatcherType.ERROR, DispatcherType.FORWARD,
                                 DispatcherType.INCLUDE).permitAll()
                         // Signed triggers and one-shot callbacks carry their own credential.
-                        .requestMatchers("/sop/triggers/**", "/sop/webhooks/**").permitAll()
-                        .requestMatchers("/workspace", "/workspace/**").hasRole("ADMIN")
-                        .requestMatchers(HttpMethod.POST, "/sop/*/*/steps/*/submit").hasRole("WORKER")
-                        .requestMatchers(HttpMethod.GET, "/sop", "/sop/**").hasRole("VIEWER")
-                        .requestMatchers("/sop", "/sop/**").hasRole("OPERATOR")
-                        // The task inbox's files, health, metrics for operators, the OpenAPI document.
-                        .anyRequest().permitAll());
+                        .requestMatchers("/sop/triggers/**", "/sop/webhooks/**").permitAll();
+                    RouteRoles.RULES.forEach(rule -> routes.requestMatchers(rule.method(), rule.pattern()).hasRole(rule.role().name()));
+                    // The task inbox's files, health, metrics for operators, the OpenAPI document.
+                    routes.anyRequest().permitAll();
+                });
         return http.build();
     }
 

@@ -368,7 +368,7 @@ class GatewayApiIT extends GatewayTestBase {
         Map<String, Integer> cases = new java.util.LinkedHashMap<>();
         cases.put("GET /nowhere", 404);
         cases.put("GET /sop/review/01JZZZZZZZZZZZZZZZZZZZZZZZ", 404);
-        cases.put("GET /sop/review/../../etc/passwd", 404);
+        cases.put("GET /sop/review/../../etc/passwd", 400);
         cases.put("DELETE /sop/review/start", 405);
         cases.put("GET /sop/steps/pending?limit=0", 400);
         cases.put("GET /sop/steps/pending?limit=abc", 400);

@@ -1,0 +1,44 @@
+package dev.sopline.gateway.security;
+
+import dev.sopline.gateway.auth.Role;
+import java.util.List;
+import java.util.Optional;
+import org.springframework.http.HttpMethod;
+import org.springframework.http.server.PathContainer;
+import org.springframework.web.util.pattern.PathPatternParser;
+
+/**
+ * The least role each token-protected route needs, first match wins: the one table that both the security chain
+ * enforces and the OpenAPI document shows.
+ */
+public final class RouteRoles {
+
+    /**
+     * @param method the method it applies to, or null for every method
+     * @param pattern a path pattern as Spring MVC reads them
+     * @param role the least role that may call it
+     */
+    public record Rule(HttpMethod method, String pattern, Role role) {
+
+        boolean matches(HttpMethod requestMethod, String path) {
+            return (method == null || method.equals(requestMethod))
+                    && PARSER.parse(pattern).matches(PathContainer.parsePath(path));
+        }
+    }
+
+    private static final PathPatternParser PARSER = new PathPatternParser();
+
+    public static final List<Rule> RULES = List.of(
+            new Rule(null, "/workspace/**", Role.ADMIN),
+            new Rule(HttpMethod.POST, "/sop/*/*/steps/*/submit", Role.WORKER),
+            new Rule(HttpMethod.GET, "/sop/**", Role.VIEWER),
+            new Rule(null, "/sop/**", Role.OPERATOR));
+
+    private RouteRoles() {}
+
+    /** The least role for a route of the OpenAPI document; its {@code {variables}} match any one segment. */
+    public static Optional<Role> leastRoleFor(HttpMethod method, String documentedPath) {
+        String path = documentedPath.replaceAll("\\{[^/}]+}", "x");
+        return RULES.stream().filter(rule -> rule.matches(method, path)).map(Rule::role).findFirst();
+    }
+}
