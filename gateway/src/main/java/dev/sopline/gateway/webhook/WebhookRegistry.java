@@ -32,6 +32,11 @@ public class WebhookRegistry extends CompactedTopicRegistry<WebhookSubscription>
         return view.get(id).filter(subscription -> subscription.workspace().equals(workspace));
     }
 
+    /** The subscription as it is now, whichever workspace it is in; empty once deleted. */
+    public Optional<WebhookSubscription> byId(String id) {
+        return view.get(id);
+    }
+
     public void save(WebhookSubscription subscription) {
         view.put(subscription.id(), subscription);
     }

@@ -87,7 +87,7 @@ class WebhookDeliveryIT extends GatewayTestBase {
                 .map(node -> node.path("type").asString()).toList();
     }
 
-    private static void awaitDispatcherAssigned() {
+    static void awaitDispatcherAssigned() {
         try (Admin admin = Admin.create(Map.of("bootstrap.servers", SharedKafka.bootstrapServers()))) {
             await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
                 var description = admin.describeConsumerGroups(List.of("sop-webhook-delivery")).all().get().get("sop-webhook-delivery");
