@@ -37,7 +37,7 @@ final class SubscriptionDeliveries {
 
     private final String subscriptionId;
     private final Function<String, Optional<WebhookSubscription>> subscriptions;
-    private final WebhookSender sender;
+    private final DeliveryAttempt attempts;
     private final ScheduledExecutorService executor;
     private final Runnable whenDeleted;
     private final Deque<Delivery> waiting = new ArrayDeque<>();
@@ -49,11 +49,11 @@ final class SubscriptionDeliveries {
      * @param subscriptions the subscription of an id as it is now; empty once deleted
      * @param whenDeleted called once this subscription turns out to be deleted
      */
-    SubscriptionDeliveries(String subscriptionId, Function<String, Optional<WebhookSubscription>> subscriptions, WebhookSender sender,
+    SubscriptionDeliveries(String subscriptionId, Function<String, Optional<WebhookSubscription>> subscriptions, DeliveryAttempt attempts,
                            ScheduledExecutorService executor, Runnable whenDeleted) {
         this.subscriptionId = subscriptionId;
         this.subscriptions = subscriptions;
-        this.sender = sender;
+        this.attempts = attempts;
         this.executor = executor;
         this.whenDeleted = whenDeleted;
     }
@@ -93,18 +93,28 @@ final class SubscriptionDeliveries {
             giveUpAll(delivery);
             return;
         }
-        WebhookSender.Outcome outcome = sender.send(subscription.get(), delivery, attempt);
-        if (outcome == WebhookSender.Outcome.FAILED && attempt < ATTEMPTS) {
+        DeliveryAttempt.Outcome outcome = make(subscription.get(), delivery, attempt);
+        if (outcome == DeliveryAttempt.Outcome.FAILED && attempt < ATTEMPTS) {
             Duration backoff = FIRST_BACKOFF.multipliedBy(1L << (attempt - 1));
             schedule(() -> attempt(delivery, attempt + 1), backoff);
             return;
         }
-        if (outcome == WebhookSender.Outcome.FAILED) {
+        if (outcome == DeliveryAttempt.Outcome.FAILED) {
             LOG.warn("Gave up delivering {} to webhook {} after {} attempts", delivery.id(), subscriptionId, ATTEMPTS);
         }
         delivery.finish();
         // Through the executor rather than a loop, so other subscriptions' sends take turns with this one's.
         run(this::sendNext);
+    }
+
+    /** An attempt that throws counts as failed: the subscription's later deliveries must not wait for it forever. */
+    private DeliveryAttempt.Outcome make(WebhookSubscription subscription, Delivery delivery, int attempt) {
+        try {
+            return attempts.make(subscription, delivery, attempt);
+        } catch (RuntimeException e) {
+            LOG.warn("Delivery {} to webhook {} failed unexpectedly (attempt {})", delivery.id(), subscriptionId, attempt, e);
+            return DeliveryAttempt.Outcome.FAILED;
+        }
     }
 
     private void giveUpAll(Delivery current) {

@@ -19,14 +19,14 @@ final class WebhookDeliveries implements AutoCloseable {
     static final int SENDERS = 8;
 
     private final Function<String, Optional<WebhookSubscription>> subscriptions;
-    private final WebhookSender sender;
+    private final DeliveryAttempt attempts;
     private final ScheduledExecutorService executor;
     private final Map<String, SubscriptionDeliveries> bySubscription = new ConcurrentHashMap<>();
 
     /** @param subscriptions the subscription of an id as it is now; empty once deleted */
-    WebhookDeliveries(Function<String, Optional<WebhookSubscription>> subscriptions, WebhookSender sender) {
+    WebhookDeliveries(Function<String, Optional<WebhookSubscription>> subscriptions, DeliveryAttempt attempts) {
         this.subscriptions = subscriptions;
-        this.sender = sender;
+        this.attempts = attempts;
         CustomizableThreadFactory threads = new CustomizableThreadFactory("webhook-sender-");
         threads.setDaemon(true);
         this.executor = Executors.newScheduledThreadPool(SENDERS, threads);
@@ -38,7 +38,7 @@ final class WebhookDeliveries implements AutoCloseable {
     }
 
     private SubscriptionDeliveries deliveriesOf(String subscriptionId) {
-        return new SubscriptionDeliveries(subscriptionId, subscriptions, sender, executor, () -> bySubscription.remove(subscriptionId));
+        return new SubscriptionDeliveries(subscriptionId, subscriptions, attempts, executor, () -> bySubscription.remove(subscriptionId));
     }
 
     /** Stops sending: what is out is abandoned, what waits is not sent. Unfinished deliveries were not committed. */

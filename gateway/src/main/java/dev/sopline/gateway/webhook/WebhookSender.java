@@ -28,16 +28,7 @@ import org.springframework.stereotype.Component;
  * a receiver cannot send the request on to an unchecked address.
  */
 @Component
-public class WebhookSender {
-
-    enum Outcome {
-        /** The receiver answered 2xx. */
-        DELIVERED,
-        /** No answer, or not 2xx: worth another attempt. */
-        FAILED,
-        /** The destination is not allowed: no attempt will ever be made. */
-        REFUSED
-    }
+public class WebhookSender implements DeliveryAttempt {
 
     static final Duration ATTEMPT_TIMEOUT = Duration.ofSeconds(10);
     private static final Logger LOG = LoggerFactory.getLogger(WebhookSender.class);
@@ -52,7 +43,8 @@ public class WebhookSender {
         this.policy = policy;
     }
 
-    Outcome send(WebhookSubscription subscription, Delivery delivery, int attempt) {
+    @Override
+    public Outcome make(WebhookSubscription subscription, Delivery delivery, int attempt) {
         URI url = URI.create(subscription.url());
         try {
             policy.check(url);

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.sun.net.httpserver.HttpServer;
+import dev.sopline.gateway.webhook.WebhookDispatcher;
 import dev.sopline.schemas.event.StateChangeEvents;
 import dev.sopline.schemas.json.Json;
 import dev.sopline.schemas.topic.Topics;
@@ -28,6 +29,7 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
 import tools.jackson.databind.JsonNode;
 
 /** CONTRACT section 8: a receiver that hangs, or a record that is not an event, stops no one else's deliveries. */
@@ -35,6 +37,9 @@ class WebhookResilienceIT extends GatewayTestBase {
 
     /** Far below what one hanging attempt takes (10 s), let alone its retries. */
     private static final Duration PROMPTLY = Duration.ofSeconds(8);
+
+    @Autowired
+    WebhookDispatcher dispatcher;
 
     private final List<Receiver> receivers = new ArrayList<>();
     private final List<Runnable> unsubscribes = new ArrayList<>();
@@ -96,6 +101,7 @@ class WebhookResilienceIT extends GatewayTestBase {
 
         // then the state changes after them are still delivered
         await().atMost(Duration.ofSeconds(30)).until(() -> receiver.instanceStates(id).contains("cancelled"));
+        assertThat(dispatcher.isHealthy()).isTrue();
     }
 
     private Receiver subscribe(SopApi api, Receiver receiver) {
