@@ -11,7 +11,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import org.apache.kafka.clients.consumer.CommitFailedException;
+import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -25,6 +27,7 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.stereotype.Component;
 
@@ -56,24 +59,30 @@ public class WebhookDispatcher implements SmartLifecycle {
     static final Duration STALE_AFTER = Duration.ofSeconds(30);
     private static final Logger LOG = LoggerFactory.getLogger(WebhookDispatcher.class);
 
-    private final SopProperties properties;
-    private final WebhookRegistry registry;
-    private final WebhookSender sender;
+    private final Subscriptions subscriptions;
+    private final DeliveryAttempt attempts;
+    private final Supplier<Consumer<String, byte[]>> consumers;
     private final Clock clock = Clock.systemUTC();
     private final CommittableOffsets offsets = new CommittableOffsets();
 
     private volatile boolean running;
     private volatile boolean polling;
     private volatile long lastPolledAt;
-    private volatile KafkaConsumer<String, byte[]> consumer;
+    private volatile Consumer<String, byte[]> consumer;
     private CountDownLatch stopped;
     private WebhookDeliveries deliveries;
     private Thread thread;
 
+    @Autowired
     public WebhookDispatcher(SopProperties properties, WebhookRegistry registry, WebhookSender sender) {
-        this.properties = properties;
-        this.registry = registry;
-        this.sender = sender;
+        this(registry, sender, () -> new KafkaConsumer<>(consumerConfig(properties), new StringDeserializer(), new ByteArrayDeserializer()));
+    }
+
+    /** @param consumers makes a consumer of the dispatcher's group: at start, and again after each failure */
+    WebhookDispatcher(Subscriptions subscriptions, DeliveryAttempt attempts, Supplier<Consumer<String, byte[]>> consumers) {
+        this.subscriptions = subscriptions;
+        this.attempts = attempts;
+        this.consumers = consumers;
     }
 
     /**
@@ -90,7 +99,7 @@ public class WebhookDispatcher implements SmartLifecycle {
     public void start() {
         running = true;
         stopped = new CountDownLatch(1);
-        deliveries = new WebhookDeliveries(registry::byId, sender);
+        deliveries = new WebhookDeliveries(subscriptions::byId, attempts);
         thread = new Thread(this::superviseReading, "webhook-dispatcher");
         thread.setDaemon(true);
         thread.start();
@@ -104,7 +113,7 @@ public class WebhookDispatcher implements SmartLifecycle {
                 // stop() woke the consumer.
             } catch (RuntimeException e) {
                 if (running) {
-                    LOG.error("Webhook dispatcher failed reading {}; reading again in {}", Topics.EVENTS, RESTART_BACKOFF, e);
+                    LOG.error("Webhook dispatcher failed reading {}; reading again in {} ms", Topics.EVENTS, RESTART_BACKOFF.toMillis(), e);
                 }
             } finally {
                 polling = false;
@@ -115,7 +124,7 @@ public class WebhookDispatcher implements SmartLifecycle {
     }
 
     private void read() {
-        try (KafkaConsumer<String, byte[]> opened = new KafkaConsumer<>(consumerConfig(), new StringDeserializer(), new ByteArrayDeserializer())) {
+        try (Consumer<String, byte[]> opened = consumers.get()) {
             consumer = opened;
             opened.subscribe(List.of(Topics.EVENTS), new CommitBeforeRevoke(opened));
             lastPolledAt = clock.millis();
@@ -127,7 +136,7 @@ public class WebhookDispatcher implements SmartLifecycle {
         }
     }
 
-    private Map<String, Object> consumerConfig() {
+    private static Map<String, Object> consumerConfig(SopProperties properties) {
         return Map.of(
                 ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, properties.kafka().bootstrapServers(),
                 ConsumerConfig.GROUP_ID_CONFIG, GROUP,
@@ -137,7 +146,7 @@ public class WebhookDispatcher implements SmartLifecycle {
                 ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "latest");
     }
 
-    private void pollAndHandOver(KafkaConsumer<String, byte[]> from) {
+    private void pollAndHandOver(Consumer<String, byte[]> from) {
         try {
             from.poll(POLL_TIMEOUT).forEach(this::handOver);
         } catch (RecordDeserializationException e) {
@@ -150,28 +159,28 @@ public class WebhookDispatcher implements SmartLifecycle {
     }
 
     private void handOver(ConsumerRecord<String, byte[]> record) {
-        if (registry.isEmpty()) {
+        if (subscriptions.isEmpty()) {
             offsets.read(record, 0);
             return;
         }
         CloudEvent event;
-        List<WebhookSubscription> subscriptions;
+        List<WebhookSubscription> subscribed;
         try {
             event = StateChangeEvents.read(record.value());
-            subscriptions = registry.of(StateChangeEvents.workspaceOf(event));
+            subscribed = subscriptions.of(StateChangeEvents.workspaceOf(event));
         } catch (RuntimeException e) {
             LOG.warn("Skipping an unreadable event of {} partition {} at offset {}: {}", record.topic(), record.partition(), record.offset(),
                     e.toString());
             offsets.read(record, 0);
             return;
         }
-        Runnable finished = offsets.read(record, subscriptions.size());
-        for (WebhookSubscription subscription : subscriptions) {
+        Runnable finished = offsets.read(record, subscribed.size());
+        for (WebhookSubscription subscription : subscribed) {
             deliveries.add(subscription, new Delivery(event.getId() + ":" + subscription.id(), record.value(), finished));
         }
     }
 
-    private void commit(KafkaConsumer<String, byte[]> to) {
+    private void commit(Consumer<String, byte[]> to) {
         Map<TopicPartition, OffsetAndMetadata> committable = offsets.toCommit();
         if (committable.isEmpty()) {
             return;
@@ -197,7 +206,7 @@ public class WebhookDispatcher implements SmartLifecycle {
     public void stop() {
         running = false;
         stopped.countDown();
-        KafkaConsumer<String, byte[]> current = consumer;
+        Consumer<String, byte[]> current = consumer;
         if (current != null) {
             current.wakeup();
         }
@@ -223,9 +232,9 @@ public class WebhookDispatcher implements SmartLifecycle {
     /** Commits what is finished of the partitions leaving, so the next reader sends again as little as it can. */
     private final class CommitBeforeRevoke implements ConsumerRebalanceListener {
 
-        private final KafkaConsumer<String, byte[]> consumer;
+        private final Consumer<String, byte[]> consumer;
 
-        CommitBeforeRevoke(KafkaConsumer<String, byte[]> consumer) {
+        CommitBeforeRevoke(Consumer<String, byte[]> consumer) {
             this.consumer = consumer;
         }
 
