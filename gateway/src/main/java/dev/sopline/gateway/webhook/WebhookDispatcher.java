@@ -43,11 +43,13 @@ import org.springframework.stereotype.Component;
  * stops, or loses a partition, reads the unfinished records again and sends their deliveries again, including ones
  * that had already arrived: receivers drop repeats by {@code X-SOP-Delivery}. The cost is that one receiver's retries
  * hold back the commit of its partition for every subscription, which only widens what is sent again after a stop.
+ * The one loss: a subscription whose receiver stays away long enough to fill its queue loses its oldest waiting
+ * deliveries ({@link SubscriptionDeliveries}), so that memory stays bounded.
  *
  * <p><b>Supervised.</b> A record that is not a state change event is skipped with a WARN naming its topic,
  * partition and offset. Any other failure of the loop is logged, and the consumer is closed and made again after
- * {@link #RESTART_BACKOFF}, continuing from the committed offsets: the loop never ends while the gateway runs.
- * {@link #isHealthy()} tells whether it is reading.
+ * {@link #RESTART_BACKOFF}, continuing from the committed offsets: the loop never ends while the gateway runs (only
+ * an {@link Error} would end it). {@link #isHealthy()} tells whether it is reading.
  */
 @Component
 public class WebhookDispatcher implements SmartLifecycle {
@@ -87,9 +89,9 @@ public class WebhookDispatcher implements SmartLifecycle {
 
     /**
      * True while the dispatcher reads {@code sop.events}: false before it starts and after it stops, while its consumer
-     * is made again after a failure, and once it has not come back from a poll for {@link #STALE_AFTER}. The gateway's
-     * health reports DOWN when it is false (CONTRACT section 8). Receivers that fail do not make it false: they delay
-     * only their own subscriptions.
+     * is made again after a failure, and once it has not come back from a poll for {@link #STALE_AFTER}. For the
+     * gateway's health, which is to answer DOWN while it is false (CONTRACT section 8). Receivers that fail do not make
+     * it false: they delay only their own subscriptions.
      */
     public boolean isHealthy() {
         return polling && clock.millis() - lastPolledAt < STALE_AFTER.toMillis();

@@ -75,7 +75,10 @@ class WebhookDeliveryIT extends GatewayTestBase {
 
         assertThat(api.delete("/workspace/webhooks/" + webhookId).status()).isEqualTo(204);
         assertThat(api.delete("/workspace/webhooks/" + webhookId).status()).isEqualTo(404);
-        assertThat(api.post("/workspace/webhooks", Map.of("url", "ftp://example.com")).status()).isEqualTo(422);
+        SopApi.Response notHttp = api.post("/workspace/webhooks", Map.of("url", "ftp://example.com"));
+        assertThat(notHttp.status()).isEqualTo(422);
+        assertThat(notHttp.json().path("error").asString()).isEqualTo("invalid_webhook_url");
+        assertThat(notHttp.json().path("details").path(0).path("field").asString()).isEqualTo("url");
     }
 
     private static String subject(Delivery delivery) {
