@@ -57,7 +57,6 @@ public class WebhookController {
         if (!isHttpUrl(url)) {
             throw invalidUrl(ViolationCode.INVALID_TYPE, "Expected 'url' to be an absolute http or https URL");
         }
-        checkDestination(URI.create(url));
         JsonNode events = json.get("events");
         if (events != null && (!events.isArray() || events.size() != 1 || !STATE_CHANGED.equals(events.get(0).asString()))) {
             throw invalid("events", "Expected 'events' to be [\"state_changed\"], the one event kind there is");
@@ -66,6 +65,7 @@ public class WebhookController {
         if (givenSecret != null && (!givenSecret.isString() || givenSecret.asString().length() < 16)) {
             throw invalid("secret", "Expected 'secret' to be a text of at least 16 characters");
         }
+        checkDestination(URI.create(url));
         String secret = givenSecret == null ? TokenHashing.newSecret() : givenSecret.asString();
         WebhookSubscription subscription = new WebhookSubscription("whk_" + UlidCreator.getMonotonicUlid().toString().toLowerCase(Locale.ROOT),
                 scope.workspace(request), url, List.of(STATE_CHANGED), secret, Instant.now());

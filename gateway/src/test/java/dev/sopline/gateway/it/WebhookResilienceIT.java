@@ -76,7 +76,6 @@ class WebhookResilienceIT extends GatewayTestBase {
             await().atMost(PROMPTLY).until(() -> healthy.instanceStates(id).contains("cancelled"));
         }
         assertThat(hanging.requests()).as("the hanging receiver was called, and is still holding its request").isPositive();
-        assertThat(hanging.events()).isEmpty();
     }
 
     @Test
@@ -156,10 +155,6 @@ class WebhookResilienceIT extends GatewayTestBase {
 
         int requests() {
             return requests.get();
-        }
-
-        List<JsonNode> events() {
-            return events;
         }
 
         /** The states an instance went to, in the order its instance state changes arrived. */
