@@ -10,6 +10,7 @@ import dev.sopline.schemas.validation.Violation;
 import dev.sopline.schemas.validation.ViolationCode;
 import jakarta.servlet.http.HttpServletRequest;
 import java.net.URI;
+import java.net.UnknownHostException;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -26,19 +27,27 @@ import tools.jackson.databind.JsonNode;
 
 /**
  * Outbound {@code state_changed} webhooks (CONTRACT section 6). The secret is shown when the subscription is created
- * (generated when the request gives none) and never listed.
+ * (generated when the request gives none) and never listed. A URL that is not http(s), or whose host has an address
+ * deliveries may not go to ({@link WebhookDestinationPolicy}), is refused with 422 {@code invalid_webhook_url}.
  */
 @RestController
 public class WebhookController {
 
     static final String STATE_CHANGED = "state_changed";
+    static final String INVALID_WEBHOOK_URL = "invalid_webhook_url";
+    /** The {@code details} code of a URL whose host has an address deliveries may not go to. */
+    static final String FORBIDDEN_DESTINATION = "forbidden_destination";
+    /** The {@code details} code of a URL whose host does not resolve, so its addresses cannot be checked. */
+    static final String UNRESOLVED_HOST = "unresolved_host";
 
     private final WebhookRegistry registry;
     private final RequestScope scope;
+    private final WebhookDestinationPolicy destinations;
 
-    public WebhookController(WebhookRegistry registry, RequestScope scope) {
+    public WebhookController(WebhookRegistry registry, RequestScope scope, WebhookDestinationPolicy destinations) {
         this.registry = registry;
         this.scope = scope;
+        this.destinations = destinations;
     }
 
     @PostMapping("/workspace/webhooks")
@@ -46,7 +55,7 @@ public class WebhookController {
         JsonNode json = JsonBodies.object(body);
         String url = json.path("url").asString("");
         if (!isHttpUrl(url)) {
-            throw invalid("url", "Expected 'url' to be an absolute http or https URL");
+            throw invalidUrl(ViolationCode.INVALID_TYPE, "Expected 'url' to be an absolute http or https URL");
         }
         JsonNode events = json.get("events");
         if (events != null && (!events.isArray() || events.size() != 1 || !STATE_CHANGED.equals(events.get(0).asString()))) {
@@ -56,6 +65,7 @@ public class WebhookController {
         if (givenSecret != null && (!givenSecret.isString() || givenSecret.asString().length() < 16)) {
             throw invalid("secret", "Expected 'secret' to be a text of at least 16 characters");
         }
+        checkDestination(URI.create(url));
         String secret = givenSecret == null ? TokenHashing.newSecret() : givenSecret.asString();
         WebhookSubscription subscription = new WebhookSubscription("whk_" + UlidCreator.getMonotonicUlid().toString().toLowerCase(Locale.ROOT),
                 scope.workspace(request), url, List.of(STATE_CHANGED), secret, Instant.now());
@@ -94,6 +104,21 @@ public class WebhookController {
         } catch (IllegalArgumentException e) {
             return false;
         }
+    }
+
+    private void checkDestination(URI url) {
+        try {
+            destinations.check(url);
+        } catch (ForbiddenDestinationException e) {
+            throw invalidUrl(FORBIDDEN_DESTINATION, e.getMessage());
+        } catch (UnknownHostException e) {
+            throw invalidUrl(UNRESOLVED_HOST,
+                    "Expected the webhook host '%s' to resolve, so its addresses can be checked, but it does not".formatted(url.getHost()));
+        }
+    }
+
+    private static ApiException invalidUrl(String code, String message) {
+        return new ApiException(422, INVALID_WEBHOOK_URL, message, List.of(Violation.of("url", code, message)));
     }
 
     private static ApiException invalid(String field, String message) {

@@ -1,163 +1,258 @@
 package dev.sopline.gateway.webhook;
 
-import dev.sopline.gateway.auth.SignatureVerifier;
 import dev.sopline.gateway.config.SopProperties;
 import dev.sopline.schemas.event.StateChangeEvents;
 import dev.sopline.schemas.topic.Topics;
 import io.cloudevents.CloudEvent;
-import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
+import java.time.Clock;
 import java.time.Duration;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import org.apache.kafka.clients.consumer.CommitFailedException;
+import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.RebalanceInProgressException;
+import org.apache.kafka.common.errors.RecordDeserializationException;
+import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.stereotype.Component;
 
 /**
- * Delivers {@code sop.events} to the workspaces' webhook subscriptions: the CloudEvent as the body, signed with
- * {@code X-SOP-Signature-256: sha256=<hex hmac>} and named by {@code X-SOP-Delivery}. It reads the topic in a
- * consumer group of its own, apart from the engine, so a slow receiver never holds the engine up, and gateway
- * replicas share the deliveries. A failed delivery is retried with exponential backoff (0.5 s doubling, 6 attempts);
- * offsets are committed after the batch's deliveries, so a gateway that stops mid-batch redelivers: at least once,
- * and receivers dedupe on {@code X-SOP-Delivery}.
+ * Reads {@code sop.events} and hands each state change to the {@link SubscriptionDeliveries} of every subscription
+ * of its workspace, which send it (signed, named by {@code X-SOP-Delivery}, retried) on threads of their own. It
+ * reads in a consumer group of its own, apart from the engine, so that gateway replicas share the deliveries and a
+ * slow receiver never holds the engine up. Handing over never blocks, so this thread polls every
+ * {@link #POLL_TIMEOUT} whatever the receivers do, far inside {@code max.poll.interval.ms}.
+ *
+ * <p><b>At least once.</b> An offset is committed only once every delivery of its record has finished, delivered or
+ * given up, and so have those of every earlier record of its partition ({@link CommittableOffsets}). A gateway that
+ * stops, or loses a partition, reads the unfinished records again and sends their deliveries again, including ones
+ * that had already arrived: receivers drop repeats by {@code X-SOP-Delivery}. The cost is that one receiver's retries
+ * hold back the commit of its partition for every subscription, which only widens what is sent again after a stop.
+ * The one loss: a subscription whose receiver stays away long enough to fill its queue loses its oldest waiting
+ * deliveries ({@link SubscriptionDeliveries}), so that memory stays bounded.
+ *
+ * <p><b>Supervised.</b> A record that is not a state change event is skipped with a WARN naming its topic,
+ * partition and offset. Any other failure of the loop is logged, and the consumer is closed and made again after
+ * {@link #RESTART_BACKOFF}, continuing from the committed offsets: the loop never ends while the gateway runs (only
+ * an {@link Error} would end it). {@link #isHealthy()} tells whether it is reading.
  */
 @Component
 public class WebhookDispatcher implements SmartLifecycle {
 
-    private static final Logger LOG = LoggerFactory.getLogger(WebhookDispatcher.class);
     static final String GROUP = "sop-webhook-delivery";
-    private static final int ATTEMPTS = 6;
-    private static final Duration FIRST_BACKOFF = Duration.ofMillis(500);
+    static final Duration POLL_TIMEOUT = Duration.ofMillis(200);
+    static final Duration RESTART_BACKOFF = Duration.ofSeconds(1);
+    /** A loop that has not come back from a poll for this long is stuck; far above any poll's length. */
+    static final Duration STALE_AFTER = Duration.ofSeconds(30);
+    private static final Logger LOG = LoggerFactory.getLogger(WebhookDispatcher.class);
 
-    private final SopProperties properties;
-    private final WebhookRegistry registry;
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
-    private final AtomicBoolean running = new AtomicBoolean();
+    private final Subscriptions subscriptions;
+    private final DeliveryAttempt attempts;
+    private final Supplier<Consumer<String, byte[]>> consumers;
+    private final Clock clock = Clock.systemUTC();
+    private final CommittableOffsets offsets = new CommittableOffsets();
+
+    private volatile boolean running;
+    private volatile boolean polling;
+    private volatile long lastPolledAt;
+    private volatile Consumer<String, byte[]> consumer;
+    private CountDownLatch stopped;
+    private WebhookDeliveries deliveries;
     private Thread thread;
 
-    public WebhookDispatcher(SopProperties properties, WebhookRegistry registry) {
-        this.properties = properties;
-        this.registry = registry;
+    @Autowired
+    public WebhookDispatcher(SopProperties properties, WebhookRegistry registry, WebhookSender sender) {
+        this(registry, sender, () -> new KafkaConsumer<>(consumerConfig(properties), new StringDeserializer(), new ByteArrayDeserializer()));
+    }
+
+    /** @param consumers makes a consumer of the dispatcher's group: at start, and again after each failure */
+    WebhookDispatcher(Subscriptions subscriptions, DeliveryAttempt attempts, Supplier<Consumer<String, byte[]>> consumers) {
+        this.subscriptions = subscriptions;
+        this.attempts = attempts;
+        this.consumers = consumers;
+    }
+
+    /**
+     * True while the dispatcher reads {@code sop.events}: false before it starts and after it stops, while its consumer
+     * is made again after a failure, and once it has not come back from a poll for {@link #STALE_AFTER}. For the
+     * gateway's health, which is to answer DOWN while it is false (CONTRACT section 8). Receivers that fail do not make
+     * it false: they delay only their own subscriptions.
+     */
+    public boolean isHealthy() {
+        return polling && clock.millis() - lastPolledAt < STALE_AFTER.toMillis();
     }
 
     @Override
     public void start() {
-        running.set(true);
-        thread = new Thread(this::run, "webhook-dispatcher");
+        running = true;
+        stopped = new CountDownLatch(1);
+        deliveries = new WebhookDeliveries(subscriptions::byId, attempts);
+        thread = new Thread(this::superviseReading, "webhook-dispatcher");
         thread.setDaemon(true);
         thread.start();
     }
 
-    private void run() {
-        Map<String, Object> config = Map.of(
+    private void superviseReading() {
+        while (running) {
+            try {
+                read();
+            } catch (WakeupException e) {
+                // stop() woke the consumer.
+            } catch (RuntimeException e) {
+                if (running) {
+                    LOG.error("Webhook dispatcher failed reading {}; reading again in {} ms", Topics.EVENTS, RESTART_BACKOFF.toMillis(), e);
+                }
+            } finally {
+                polling = false;
+                offsets.forgetAll();
+            }
+            awaitStop(RESTART_BACKOFF);
+        }
+    }
+
+    private void read() {
+        try (Consumer<String, byte[]> opened = consumers.get()) {
+            consumer = opened;
+            opened.subscribe(List.of(Topics.EVENTS), new CommitBeforeRevoke(opened));
+            lastPolledAt = clock.millis();
+            polling = true;
+            while (running) {
+                pollAndHandOver(opened);
+                commit(opened);
+            }
+        }
+    }
+
+    private static Map<String, Object> consumerConfig(SopProperties properties) {
+        return Map.of(
                 ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, properties.kafka().bootstrapServers(),
                 ConsumerConfig.GROUP_ID_CONFIG, GROUP,
                 ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
                 ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
-                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "latest",
-                ConsumerConfig.MAX_POLL_INTERVAL_MS_CONFIG, 600_000);
-        try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(config, new StringDeserializer(), new ByteArrayDeserializer())) {
-            consumer.subscribe(List.of(Topics.EVENTS));
-            while (running.get()) {
-                ConsumerRecords<String, byte[]> records = consumer.poll(Duration.ofMillis(200));
-                for (ConsumerRecord<String, byte[]> record : records) {
-                    deliver(record.value());
-                }
-                if (!records.isEmpty()) {
-                    consumer.commitSync();
-                }
-            }
-        } catch (RuntimeException e) {
-            if (running.get()) {
-                LOG.error("Webhook deliveries stopped", e);
-            }
-        }
+                // A new group starts with the events to come: the state changes of before have no subscribers.
+                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "latest");
     }
 
-    private void deliver(byte[] body) {
-        if (registry.isEmpty()) {
+    private void pollAndHandOver(Consumer<String, byte[]> from) {
+        try {
+            from.poll(POLL_TIMEOUT).forEach(this::handOver);
+        } catch (RecordDeserializationException e) {
+            // Plain bytes do not fail to deserialize; a record broken on the broker's side is still skipped, not retried forever.
+            LOG.warn("Skipping an unreadable record of {} partition {} at offset {}", e.topicPartition().topic(), e.topicPartition().partition(),
+                    e.offset(), e);
+            from.seek(e.topicPartition(), e.offset() + 1);
+        }
+        lastPolledAt = clock.millis();
+    }
+
+    private void handOver(ConsumerRecord<String, byte[]> record) {
+        if (subscriptions.isEmpty()) {
+            offsets.read(record, 0);
             return;
         }
         CloudEvent event;
+        List<WebhookSubscription> subscribed;
         try {
-            event = StateChangeEvents.read(body);
+            event = StateChangeEvents.read(record.value());
+            subscribed = subscriptions.of(StateChangeEvents.workspaceOf(event));
         } catch (RuntimeException e) {
-            LOG.warn("Skipping an unreadable event");
+            LOG.warn("Skipping an unreadable event of {} partition {} at offset {}: {}", record.topic(), record.partition(), record.offset(),
+                    e.toString());
+            offsets.read(record, 0);
             return;
         }
-        String workspace = StateChangeEvents.workspaceOf(event);
-        for (WebhookSubscription subscription : registry.of(workspace)) {
-            deliver(subscription, event.getId() + ":" + subscription.id(), body);
+        Runnable finished = offsets.read(record, subscribed.size());
+        for (WebhookSubscription subscription : subscribed) {
+            deliveries.add(subscription, new Delivery(event.getId() + ":" + subscription.id(), record.value(), finished));
         }
     }
 
-    private void deliver(WebhookSubscription subscription, String deliveryId, byte[] body) {
-        HttpRequest request = HttpRequest.newBuilder(URI.create(subscription.url()))
-                .timeout(Duration.ofSeconds(10))
-                .header("Content-Type", "application/cloudevents+json")
-                .header("X-SOP-Signature-256", SignatureVerifier.sign(subscription.secret(), body))
-                .header("X-SOP-Delivery", deliveryId)
-                .POST(HttpRequest.BodyPublishers.ofByteArray(body))
-                .build();
-        Duration backoff = FIRST_BACKOFF;
-        for (int attempt = 1; attempt <= ATTEMPTS && running.get(); attempt++) {
-            try {
-                int status = http.send(request, HttpResponse.BodyHandlers.discarding()).statusCode();
-                if (status >= 200 && status < 300) {
-                    return;
-                }
-                LOG.debug("Delivery {} to {} answered {} (attempt {})", deliveryId, subscription.id(), status, attempt);
-            } catch (IOException e) {
-                LOG.debug("Delivery {} to {} failed: {} (attempt {})", deliveryId, subscription.id(), e.getMessage(), attempt);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
-            }
-            sleep(backoff);
-            backoff = backoff.multipliedBy(2);
+    private void commit(Consumer<String, byte[]> to) {
+        Map<TopicPartition, OffsetAndMetadata> committable = offsets.toCommit();
+        if (committable.isEmpty()) {
+            return;
         }
-        LOG.warn("Gave up delivering {} to webhook {} after {} attempts", deliveryId, subscription.id(), ATTEMPTS);
-    }
-
-    private static void sleep(Duration duration) {
         try {
-            Thread.sleep(duration.toMillis());
+            to.commitSync(committable);
+            offsets.committed(committable);
+        } catch (CommitFailedException | RebalanceInProgressException e) {
+            LOG.debug("Committing webhook delivery offsets waits for the group's rebalance: {}", e.getMessage());
+        }
+    }
+
+    private void awaitStop(Duration atMost) {
+        try {
+            stopped.await(atMost.toMillis(), TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+            running = false;
         }
     }
 
     @Override
     public void stop() {
-        running.set(false);
+        running = false;
+        stopped.countDown();
+        Consumer<String, byte[]> current = consumer;
+        if (current != null) {
+            current.wakeup();
+        }
         try {
-            if (thread != null) {
-                thread.join(10_000);
-            }
+            thread.join(10_000);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+        deliveries.close();
     }
 
     @Override
     public boolean isRunning() {
-        return running.get();
+        return running;
     }
 
+    /** After the webhook registry, which it reads subscriptions from. */
     @Override
     public int getPhase() {
         return Integer.MIN_VALUE + 3000;
+    }
+
+    /** Commits what is finished of the partitions leaving, so the next reader sends again as little as it can. */
+    private final class CommitBeforeRevoke implements ConsumerRebalanceListener {
+
+        private final Consumer<String, byte[]> consumer;
+
+        CommitBeforeRevoke(Consumer<String, byte[]> consumer) {
+            this.consumer = consumer;
+        }
+
+        @Override
+        public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
+            commit(consumer);
+            offsets.forget(partitions);
+        }
+
+        @Override
+        public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
+        }
+
+        @Override
+        public void onPartitionsLost(Collection<TopicPartition> partitions) {
+            offsets.forget(partitions);
+        }
     }
 }

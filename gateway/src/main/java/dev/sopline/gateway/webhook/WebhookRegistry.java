@@ -10,12 +10,13 @@ import org.springframework.stereotype.Component;
 
 /** Every workspace's webhook subscriptions, from the compacted {@code sop.webhooks} topic every gateway reads. */
 @Component
-public class WebhookRegistry extends CompactedTopicRegistry<WebhookSubscription> {
+public class WebhookRegistry extends CompactedTopicRegistry<WebhookSubscription> implements Subscriptions {
 
     public WebhookRegistry(SopProperties properties) {
         super(properties, EngineTopics.WEBHOOKS, WebhookSubscription.class);
     }
 
+    @Override
     public List<WebhookSubscription> of(String workspace) {
         return view.values().stream()
                 .filter(subscription -> subscription.workspace().equals(workspace))
@@ -23,13 +24,18 @@ public class WebhookRegistry extends CompactedTopicRegistry<WebhookSubscription>
                 .toList();
     }
 
-    /** True while no workspace has a subscription: events then need not even be read. */
+    @Override
     public boolean isEmpty() {
         return view.values().isEmpty();
     }
 
     public Optional<WebhookSubscription> find(String workspace, String id) {
         return view.get(id).filter(subscription -> subscription.workspace().equals(workspace));
+    }
+
+    @Override
+    public Optional<WebhookSubscription> byId(String id) {
+        return view.get(id);
     }
 
     public void save(WebhookSubscription subscription) {

@@ -75,7 +75,10 @@ class WebhookDeliveryIT extends GatewayTestBase {
 
         assertThat(api.delete("/workspace/webhooks/" + webhookId).status()).isEqualTo(204);
         assertThat(api.delete("/workspace/webhooks/" + webhookId).status()).isEqualTo(404);
-        assertThat(api.post("/workspace/webhooks", Map.of("url", "ftp://example.com")).status()).isEqualTo(422);
+        SopApi.Response notHttp = api.post("/workspace/webhooks", Map.of("url", "ftp://example.com"));
+        assertThat(notHttp.status()).isEqualTo(422);
+        assertThat(notHttp.json().path("error").asString()).isEqualTo("invalid_webhook_url");
+        assertThat(notHttp.json().path("details").path(0).path("field").asString()).isEqualTo("url");
     }
 
     private static String subject(Delivery delivery) {
@@ -87,7 +90,7 @@ class WebhookDeliveryIT extends GatewayTestBase {
                 .map(node -> node.path("type").asString()).toList();
     }
 
-    private static void awaitDispatcherAssigned() {
+    static void awaitDispatcherAssigned() {
         try (Admin admin = Admin.create(Map.of("bootstrap.servers", SharedKafka.bootstrapServers()))) {
             await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
                 var description = admin.describeConsumerGroups(List.of("sop-webhook-delivery")).all().get().get("sop-webhook-delivery");
