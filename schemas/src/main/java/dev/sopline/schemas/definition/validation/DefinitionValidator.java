@@ -156,10 +156,11 @@ public final class DefinitionValidator {
             report("process.trigger.auth", ViolationCode.REQUIRED,
                     "Expected a webhook trigger to declare auth.secret_env, the variable holding its HMAC secret");
         }
-        if (trigger.auth() != null && trigger.auth().secretEnv() != null && ReservedEnvironmentNames.isReserved(trigger.auth().secretEnv())) {
+        String secretEnv = trigger.auth() == null ? null : trigger.auth().secretEnv();
+        if (secretEnv != null && ReservedEnvironmentNames.isReserved(secretEnv)) {
             report("process.trigger.auth.secret_env", ViolationCode.FORBIDDEN_SECRET_ENV,
                     "Expected secret_env to name a variable of its own, such as ONBOARDING_WEBHOOK_SECRET, but '%s' is reserved: %s"
-                            .formatted(trigger.auth().secretEnv(), ReservedEnvironmentNames.describe()));
+                            .formatted(secretEnv, ReservedEnvironmentNames.describe()));
         }
     }
 
