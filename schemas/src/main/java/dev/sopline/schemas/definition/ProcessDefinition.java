@@ -32,13 +32,16 @@ public record ProcessDefinition(
     }
 
     public Optional<StepDefinition> step(String stepId) {
-        return steps.stream().filter(step -> step.id().equals(stepId)).findFirst();
+        return steps.stream().filter(step -> stepId != null && stepId.equals(step.id())).findFirst();
     }
 
-    /** Position of the step in the declared order, or -1 when no step has this id. */
+    /**
+     * Position of the step in the declared order, or -1 when no step has this id. Steps without an id (a file still
+     * being validated) match nothing.
+     */
     public int indexOf(String stepId) {
         for (int i = 0; i < steps.size(); i++) {
-            if (steps.get(i).id().equals(stepId)) {
+            if (stepId != null && stepId.equals(steps.get(i).id())) {
                 return i;
             }
         }

@@ -13,6 +13,10 @@ import java.time.Duration;
 public record RetryPolicy(int maxAttempts, String initialBackoff, double multiplier) {
 
     public static final RetryPolicy DEFAULT = new RetryPolicy(3, "1s", 2.0);
+    /** The most attempts a file may ask for. */
+    public static final int MAX_ATTEMPTS = 100;
+    /** The largest growth factor a file may ask for. */
+    public static final double MAX_MULTIPLIER = 10;
 
     /** Delay before the attempt that follows the failed attempt {@code failedAttempt}. */
     public Duration backoffAfter(int failedAttempt) {

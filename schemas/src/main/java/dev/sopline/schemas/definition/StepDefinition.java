@@ -50,8 +50,9 @@ public record StepDefinition(
         return retry == null ? RetryPolicy.DEFAULT : retry;
     }
 
+    /** The declared output of this name; outputs without a name (a file still being validated) match nothing. */
     public Optional<OutputDeclaration> output(String outputName) {
-        return outputs.stream().filter(output -> output.name().equals(outputName)).findFirst();
+        return outputs.stream().filter(output -> outputName != null && outputName.equals(output.name())).findFirst();
     }
 
     public String label() {

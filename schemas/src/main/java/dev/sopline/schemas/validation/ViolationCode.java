@@ -41,6 +41,8 @@ public final class ViolationCode {
     public static final String UNSUPPORTED_TAG = "unsupported_tag";
     /** A field that is not declared. */
     public static final String UNKNOWN_FIELD = "unknown_field";
+    /** A webhook trigger's {@code auth.secret_env} names a platform setting or a basic process variable such as PATH. */
+    public static final String FORBIDDEN_SECRET_ENV = "forbidden_secret_env";
 
     private ViolationCode() {}
 }

@@ -3,9 +3,14 @@ package dev.sopline.schemas.definition;
 import static dev.sopline.schemas.definition.ProcessFilesTest.violations;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import static org.assertj.core.groups.Tuple.tuple;
+
 import dev.sopline.schemas.validation.Violation;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** One test per violation code: the field path, the code, and where in the file it points. */
 class DefinitionViolationsTest {
@@ -486,5 +491,118 @@ class DefinitionViolationsTest {
                 org.assertj.core.groups.Tuple.tuple("engine", "unsupported_version"),
                 org.assertj.core.groups.Tuple.tuple("process.steps[1].timeout", "invalid_duration"),
                 org.assertj.core.groups.Tuple.tuple("process.steps[1].run", "required"));
+    }
+
+    private static String webhookProcessWithSecretEnv(String secretEnv) {
+        return """
+                engine: "0.1"
+                process:
+                  name: p
+                  version: "1.0"
+                  trigger:
+                    type: webhook
+                    auth:
+                      secret_env: %s
+                  steps:
+                    - id: a
+                      type: form
+                """.formatted(secretEnv);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"SOP_BOOTSTRAP_TOKEN", "KAFKA_BOOTSTRAP_SERVERS", "JAVA_TOOL_OPTIONS", "SPRING_PROFILES_ACTIVE",
+            "HOME", "PATH", "USER", "PWD", "HOSTNAME", "SHELL", "LANG", "home", "Path", "sop_bootstrap_token", "Kafka_x"})
+    void shouldReportForbiddenSecretEnvWhenWebhookSecretNamesAPlatformOrProcessVariable(String secretEnv) {
+        List<Violation> violations = violations(webhookProcessWithSecretEnv(secretEnv));
+        Violation violation = only(violations);
+        assertViolation(violation, "process.trigger.auth.secret_env", "forbidden_secret_env", 8, 19);
+        assertThat(violation.message()).contains(secretEnv, "ONBOARDING_WEBHOOK_SECRET", "SOP_", "KAFKA_", "JAVA_", "SPRING_", "PATH");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"ONBOARDING_WEBHOOK_SECRET", "PATHWAY_SECRET", "MY_SOP_SECRET", "HOME_OFFICE_HOOK", "SOPHIE_SECRET"})
+    void shouldAcceptSecretEnvWhenItOnlyResemblesAReservedName(String secretEnv) {
+        assertThat(ProcessFiles.load(webhookProcessWithSecretEnv(secretEnv).getBytes(StandardCharsets.UTF_8)))
+                .isInstanceOf(ProcessFiles.Loaded.class);
+    }
+
+    @Test
+    void shouldReportRequiredIdWhenALaterStepReadsAStepWithoutId() {
+        List<Violation> violations = violations("""
+                engine: "0.1"
+                process:
+                  name: noid
+                  version: "1.0"
+                  steps:
+                    - type: form
+                      outputs: [{name: a}]
+                    - id: second
+                      type: form
+                      inputs: {x: "${steps.first.outputs.a}"}
+                      outputs: [{name: b}]
+                """);
+        assertThat(violations).extracting(Violation::field, Violation::code, Violation::line, Violation::column).containsExactly(
+                tuple("process.steps[0].id", "required", 6, 7),
+                tuple("process.steps[1].inputs.x", "unknown_reference", 10, 19));
+    }
+
+    @Test
+    void shouldReportRequiredNameWhenAProcessOutputLooksForAStepOutputWithoutName() {
+        List<Violation> violations = violations("""
+                engine: "0.1"
+                process:
+                  name: p
+                  version: "1.0"
+                  outputs:
+                    - name: total
+                  steps:
+                    - id: a
+                      type: form
+                      outputs:
+                        - type: number
+                    - id: b
+                      type: form
+                      inputs: {x: "${steps.a.outputs.total}"}
+                """);
+        assertThat(violations).extracting(Violation::field, Violation::code, Violation::line, Violation::column).containsExactly(
+                tuple("process.steps[0].outputs[0].name", "required", 11, 11),
+                tuple("process.steps[1].inputs.x", "unknown_reference", 14, 19),
+                tuple("process.outputs[0].name", "unknown_reference", 6, 13));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {".nan", "-.inf", "1.0000001"})
+    void shouldReportOutOfRangeWhenConfidenceThresholdIsNotBetweenZeroAndOne(String threshold) {
+        List<Violation> violations = violations("""
+                engine: "0.1"
+                process:
+                  name: p
+                  version: "1.0"
+                  steps:
+                    - id: a
+                      type: judgment
+                      judgment: {confidence_threshold: %s}
+                      outputs: [{name: decision}]
+                """.formatted(threshold));
+        assertViolation(only(violations), "process.steps[0].judgment.confidence_threshold", "out_of_range", 8, 40);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"max_attempts: 4294967297", "max_attempts: 18446744073709551617", "max_attempts: .inf",
+            "multiplier: .nan", "multiplier: .inf"})
+    void shouldReportOutOfRangeWhenRetrySettingWouldWrapOrIsNotANumber(String setting) {
+        List<Violation> violations = violations("""
+                engine: "0.1"
+                process:
+                  name: p
+                  version: "1.0"
+                  steps:
+                    - id: a
+                      type: automated
+                      run: x
+                      retry: {%s}
+                """.formatted(setting));
+        String field = setting.substring(0, setting.indexOf(':'));
+        assertViolation(only(violations), "process.steps[0].retry." + field, "out_of_range", 9, 17 + field.length());
     }
 }

@@ -7,6 +7,8 @@ import dev.sopline.schemas.validation.Violation;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** Files written to hurt the loader: each gives a clear violation, never an exception. */
 class HostileFilesTest {
@@ -159,5 +161,27 @@ class HostileFilesTest {
 
         // then
         assertThat(violations).extracting(Violation::code).containsExactly("invalid_type");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"!!int abc", "!!float abc", "!!int 0o9", "!!bool maybe", "!!map abc", "!!seq abc", "!!str {a: 1}", "!!int [1]"})
+    void shouldReportInvalidTypeWhenAStandardTagDoesNotFitItsValue(String taggedValue) {
+        // given
+        String yaml = """
+                engine: "0.1"
+                process:
+                  name: %s
+                  version: "1.0"
+                  steps:
+                    - id: a
+                      type: form
+                """.formatted(taggedValue);
+
+        // when
+        List<Violation> violations = violationsOf(yaml);
+
+        // then
+        assertThat(violations).extracting(Violation::field, Violation::code, Violation::line, Violation::column)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("process.name", "invalid_type", 3, 9));
     }
 }

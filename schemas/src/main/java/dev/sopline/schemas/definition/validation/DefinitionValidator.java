@@ -40,8 +40,6 @@ public final class DefinitionValidator {
     /** Process names that would shadow the fixed routes under {@code /sop/}. */
     private static final Set<String> RESERVED_PROCESS_NAMES =
             Set.of("instances", "processes", "steps", "metrics", "triggers", "webhooks", "events");
-    private static final int MAX_RETRY_ATTEMPTS = 100;
-    private static final double MAX_RETRY_MULTIPLIER = 10;
 
     private final List<Violation> violations = new ArrayList<>();
 
@@ -136,6 +134,9 @@ public final class DefinitionValidator {
 
     private void checkTrigger(ProcessDefinition process) {
         Trigger trigger = process.trigger();
+        if (trigger == null) {
+            return;
+        }
         if (trigger.type() == TriggerType.SCHEDULE) {
             if (trigger.cron() == null) {
                 report("process.trigger.cron", ViolationCode.REQUIRED, "Expected a schedule trigger to declare a cron expression");
@@ -154,6 +155,12 @@ public final class DefinitionValidator {
         if (trigger.type() == TriggerType.WEBHOOK && trigger.auth() == null) {
             report("process.trigger.auth", ViolationCode.REQUIRED,
                     "Expected a webhook trigger to declare auth.secret_env, the variable holding its HMAC secret");
+        }
+        String secretEnv = trigger.auth() == null ? null : trigger.auth().secretEnv();
+        if (secretEnv != null && ReservedEnvironmentNames.isReserved(secretEnv)) {
+            report("process.trigger.auth.secret_env", ViolationCode.FORBIDDEN_SECRET_ENV,
+                    "Expected secret_env to name a variable of its own, such as ONBOARDING_WEBHOOK_SECRET, but '%s' is reserved: %s"
+                            .formatted(secretEnv, ReservedEnvironmentNames.describe()));
         }
     }
 
@@ -196,7 +203,7 @@ public final class DefinitionValidator {
                     "Expected a judgment step to declare a 'judgment' block with allow_agent and confidence_threshold");
             return;
         }
-        if (judgment.confidenceThreshold() < 0 || judgment.confidenceThreshold() > 1) {
+        if (!(judgment.confidenceThreshold() >= 0 && judgment.confidenceThreshold() <= 1)) { // NaN (.nan) too
             report(path + ".judgment.confidence_threshold", ViolationCode.OUT_OF_RANGE,
                     "Expected a confidence threshold between 0 and 1, but got %s".formatted(judgment.confidenceThreshold()));
         }
@@ -206,16 +213,16 @@ public final class DefinitionValidator {
     }
 
     private void checkRetry(RetryPolicy retry, String path) {
-        if (retry.maxAttempts() < 1 || retry.maxAttempts() > MAX_RETRY_ATTEMPTS) {
+        if (retry.maxAttempts() < 1 || retry.maxAttempts() > RetryPolicy.MAX_ATTEMPTS) {
             report(path + ".max_attempts", ViolationCode.OUT_OF_RANGE,
-                    "Expected between 1 and %d attempts, but got %d".formatted(MAX_RETRY_ATTEMPTS, retry.maxAttempts()));
+                    "Expected between 1 and %d attempts, but got %d".formatted(RetryPolicy.MAX_ATTEMPTS, retry.maxAttempts()));
         }
         if (Durations.parse(retry.initialBackoff()).isEmpty()) {
             report(path + ".initial_backoff", ViolationCode.INVALID_DURATION, durationMessage(retry.initialBackoff()));
         }
-        if (retry.multiplier() < 1 || retry.multiplier() > MAX_RETRY_MULTIPLIER) {
+        if (!(retry.multiplier() >= 1 && retry.multiplier() <= RetryPolicy.MAX_MULTIPLIER)) { // NaN (.nan) too
             report(path + ".multiplier", ViolationCode.OUT_OF_RANGE,
-                    "Expected a multiplier between 1 and %s, but got %s".formatted((int) MAX_RETRY_MULTIPLIER, retry.multiplier()));
+                    "Expected a multiplier between 1 and %s, but got %s".formatted((int) RetryPolicy.MAX_MULTIPLIER, retry.multiplier()));
         }
     }
 

@@ -18,7 +18,7 @@ public final class OutputValidator {
     public static List<Violation> validate(List<OutputDeclaration> declarations, Map<String, Object> outputs) {
         List<Violation> violations = new ArrayList<>();
         for (OutputDeclaration declaration : declarations) {
-            if (declaration.isComputed()) {
+            if (declaration.isComputed() || declaration.name() == null) {
                 continue;
             }
             String field = "outputs." + declaration.name();
@@ -30,7 +30,7 @@ public final class OutputValidator {
             FieldValueChecks.check(field, declaration.type(), declaration.values(), value).ifPresent(violations::add);
         }
         for (String name : outputs.keySet()) {
-            boolean submittable = declarations.stream().anyMatch(declaration -> declaration.name().equals(name) && !declaration.isComputed());
+            boolean submittable = declarations.stream().anyMatch(declaration -> name.equals(declaration.name()) && !declaration.isComputed());
             if (!submittable) {
                 violations.add(Violation.of("outputs." + name, ViolationCode.UNKNOWN_FIELD,
                         "Expected only the step's declared outputs %s, but got '%s'".formatted(

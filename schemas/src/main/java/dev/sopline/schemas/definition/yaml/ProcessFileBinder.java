@@ -163,6 +163,11 @@ final class ProcessFileBinder {
         Number multiplier = reader.number(map, path, "multiplier");
         if (maxAttempts != null && maxAttempts.doubleValue() != Math.rint(maxAttempts.doubleValue())) {
             reader.report(child(path, "max_attempts"), ViolationCode.INVALID_TYPE, "Expected a whole number of attempts");
+        } else if (maxAttempts != null && Math.abs(maxAttempts.doubleValue()) > Integer.MAX_VALUE) {
+            // Reported here because the model's int would wrap it (4294967297 reads as 1); smaller ones are the validator's.
+            reader.report(child(path, "max_attempts"), ViolationCode.OUT_OF_RANGE,
+                    "Expected between 1 and %d attempts, but got %s".formatted(RetryPolicy.MAX_ATTEMPTS, maxAttempts));
+            maxAttempts = null;
         }
         return new RetryPolicy(
                 maxAttempts == null ? RetryPolicy.DEFAULT.maxAttempts() : maxAttempts.intValue(),

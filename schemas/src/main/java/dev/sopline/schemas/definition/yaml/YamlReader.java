@@ -183,6 +183,11 @@ public final class YamlReader {
                         "Expected plain YAML values, but found the tag '%s'".formatted(node.getTag().getValue())).at(position(node)));
                 return null;
             }
+            if (!fitsItsTag(node)) {
+                violations.add(Violation.of(path, ViolationCode.INVALID_TYPE, "Expected a value that fits its tag '%s', but found %s"
+                        .formatted(tagName(node.getTag()), kind(node))).at(position(node)));
+                return null;
+            }
             if (node instanceof MappingNode mapping) {
                 return walkMapping(mapping, path, depth);
             }
@@ -199,7 +204,50 @@ public final class YamlReader {
             if (scalar.getTag().equals(Tag.TIMESTAMP)) {
                 return scalar.getValue();
             }
-            return constructor.scalar(scalar);
+            return scalar(scalar, path);
+        }
+
+        /**
+         * The scalar's value. An explicit tag can name a type the text is not ({@code !!int abc}, {@code !!bool maybe}):
+         * SafeConstructor then throws or answers null, and the file gets a violation at that place instead.
+         */
+        private Object scalar(ScalarNode scalar, String path) {
+            try {
+                Object value = constructor.scalar(scalar);
+                if (value != null || scalar.getTag().equals(Tag.NULL)) {
+                    return value;
+                }
+            } catch (RuntimeException notOfItsTag) {
+                // reported below, with the place SafeConstructor's exception lacks
+            }
+            violations.add(Violation.of(path, ViolationCode.INVALID_TYPE, "Expected a value of type '%s', but found '%s'"
+                    .formatted(tagName(scalar.getTag()), abbreviate(scalar.getValue()))).at(position(scalar)));
+            return null;
+        }
+
+        /** A mapping carries {@code !!map}, a list {@code !!seq}, and a scalar any other tag. */
+        private static boolean fitsItsTag(Node node) {
+            Tag tag = node.getTag();
+            if (node instanceof MappingNode) {
+                return tag.equals(Tag.MAP);
+            }
+            if (node instanceof SequenceNode) {
+                return tag.equals(Tag.SEQ);
+            }
+            return !tag.equals(Tag.MAP) && !tag.equals(Tag.SEQ);
+        }
+
+        private static String kind(Node node) {
+            return node instanceof MappingNode ? "a mapping" : node instanceof SequenceNode ? "a list" : "a scalar";
+        }
+
+        private static String tagName(Tag tag) {
+            String value = tag.getValue();
+            return value.startsWith(Tag.PREFIX) ? "!!" + value.substring(Tag.PREFIX.length()) : value;
+        }
+
+        private static String abbreviate(String text) {
+            return text.length() <= 100 ? text : text.substring(0, 100) + "...";
         }
 
         private Map<String, Object> walkMapping(MappingNode mapping, String path, int depth) {
