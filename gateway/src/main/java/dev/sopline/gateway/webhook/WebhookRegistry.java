@@ -19,7 +19,7 @@ public class WebhookRegistry extends CompactedTopicRegistry<WebhookSubscription>
     @Override
     public List<WebhookSubscription> of(String workspace) {
         return view.values().stream()
-                .filter(subscription -> subscription.workspace().equals(workspace))
+                .filter(subscription -> workspace.equals(subscription.workspace()))
                 .sorted(Comparator.comparing(WebhookSubscription::id))
                 .toList();
     }
@@ -30,7 +30,7 @@ public class WebhookRegistry extends CompactedTopicRegistry<WebhookSubscription>
     }
 
     public Optional<WebhookSubscription> find(String workspace, String id) {
-        return view.get(id).filter(subscription -> subscription.workspace().equals(workspace));
+        return view.get(id).filter(subscription -> workspace.equals(subscription.workspace()));
     }
 
     @Override
