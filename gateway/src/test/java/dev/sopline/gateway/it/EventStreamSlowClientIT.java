@@ -14,9 +14,11 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.List;
+import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
@@ -47,28 +49,45 @@ class EventStreamSlowClientIT extends GatewayTestBase {
     /** Each start makes events of about this size; enough of them fill any socket buffer on the way (4 MiB at most). */
     private static final String BODY = "x".repeat(100_000);
     private static final int STARTS = 60;
+    private static final Pattern SUBJECT = Pattern.compile("\"subject\":\"([^\"]+)\"");
 
-    private final List<String> lines = new CopyOnWriteArrayList<>();
+    /** When each instance's first event reached the reading client, by instance id. */
+    private final Map<String, Long> arrivedAt = new ConcurrentHashMap<>();
+    private volatile boolean open;
 
     @Test
     void shouldKeepStreamingToAReadingClientWhileAnotherStopsReading() throws Exception {
         SopApi api = api();
         assertThat(api.register(BULKY).status()).isIn(200, 201);
+        // Answers 503 while the engine starts; the starts below must not wait for that.
+        await().atMost(Duration.ofSeconds(30)).until(() -> api.get("/sop/instances").status() == 200);
         try (Socket stalled = openWithoutReading()) {
             HttpResponse<Stream<String>> reading = HttpClient.newHttpClient().send(
                     HttpRequest.newBuilder(URI.create("http://localhost:" + port + "/sop/events"))
                             .header("Accept", "text/event-stream").header("X-SOP-Token", TOKEN).build(),
                     HttpResponse.BodyHandlers.ofLines());
-            Thread reader = new Thread(() -> reading.body().forEach(lines::add));
+            Thread reader = new Thread(() -> reading.body().forEach(this::read));
             reader.setDaemon(true);
             reader.start();
-            await().atMost(Duration.ofSeconds(5)).until(() -> lines.contains(":open"));
+            await().atMost(Duration.ofSeconds(5)).until(() -> open);
 
+            Map<String, Long> startedAt = new LinkedHashMap<>();
             for (int i = 0; i < STARTS; i++) {
-                String id = api.start("stream-bulky", Map.of("body", BODY)).json().path("id").asString();
-                await("the event of start " + i + " reaching the reading client").atMost(Duration.ofSeconds(5))
-                        .until(() -> lines.stream().anyMatch(line -> line.contains("\"subject\":\"" + id + "\"")));
+                long now = System.nanoTime();
+                startedAt.put(api.start("stream-bulky", Map.of("body", BODY)).json().path("id").asString(), now);
             }
+
+            await().atMost(Duration.ofSeconds(10)).until(() -> arrivedAt.keySet().containsAll(startedAt.keySet()));
+            startedAt.forEach((id, started) -> assertThat(Duration.ofNanos(arrivedAt.get(id) - started))
+                    .as("how long the first event of %s took to arrive", id).isLessThan(Duration.ofSeconds(5)));
+        }
+    }
+
+    private void read(String line) {
+        open |= line.equals(":open");
+        Matcher subject = SUBJECT.matcher(line);
+        if (line.startsWith("data:") && subject.find()) {
+            arrivedAt.putIfAbsent(subject.group(1), System.nanoTime());
         }
     }
 

@@ -1,12 +1,14 @@
 package dev.sopline.gateway.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import com.github.f4b6a3.ulid.UlidCreator;
 import dev.sopline.engine.topology.EngineTopics;
 import dev.sopline.testing.SharedKafka;
 import dev.sopline.testing.SopApi;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -30,7 +32,8 @@ class ReaderSkipsBadRecordsIT extends GatewayTestBase {
 
         assertThat(created.status()).isEqualTo(201);
         SopApi withNewToken = api().withToken(created.json().path("token").asString());
-        assertThat(withNewToken.get("/sop/instances").status()).isEqualTo(200);
+        // 503 while the engine starts, 401 if the token were unknown.
+        await().atMost(Duration.ofSeconds(30)).until(() -> withNewToken.get("/sop/instances").status() == 200);
     }
 
     @Test
