@@ -32,9 +32,9 @@ import org.slf4j.LoggerFactory;
  * behind tokens and webhook subscriptions. A write returns once this replica has read it back; other replicas read
  * it within their poll interval (100 ms).
  *
- * <p>A record that cannot be read (not JSON, not the value type, no key) is logged with its offset and skipped: the
- * table keeps what it had for that key. When reading itself fails, a new consumer resumes after the last record read,
- * so the table is never lost or read twice.
+ * <p>A record that cannot be read (not JSON, not the value type, no key) or that {@code onChange} refuses is logged
+ * with its offset and skipped: the table keeps what it had for that key. When reading itself fails, a new consumer
+ * resumes after the last record read, so the table is kept, not read again from the start.
  *
  * @param <V> the value type, JSON on the topic
  */
