@@ -34,10 +34,12 @@ import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
  * <p>The reader only queues: each stream has its own bounded queue ({@link StreamSubscriber}), sent from a small
  * shared pool of sender threads, so a client that stops reading never holds up the reader or anyone else's stream.
  * A send to a healthy client only copies into a socket buffer, so a few threads serve hundreds of streams without a
- * thread each. A send to a client that stopped reading blocks its thread until the servlet container's write timeout;
- * a watchdog ends such a stream once a send has been stuck for {@link #STALL_LIMIT}, and a stream whose queue fills
- * up ends at once, so a stuck client holds at most one sender thread, only until the container gives up on the
- * write. The pool is sized generously for that: this many clients stalling at once still leave threads for the rest.
+ * thread each. {@link SseEmitter} writes block, and a write to a client that stopped reading blocks its sender thread
+ * until the servlet container's write timeout (Tomcat's connection timeout). A watchdog ends such a stream once one
+ * send has been stuck for {@link #STALL_LIMIT}, and a stream whose queue fills up ends at once: nothing more is
+ * queued for it, so a stuck client holds at most one sender thread, and only until the container gives up on the
+ * write. The pool is sized generously for that: until {@link #SENDERS} clients are stuck at once, everyone else still
+ * has a sender thread; threads are started only while streams are busy.
  *
  * <p>The same watchdog ends the streams of a token that was revoked or expired, within {@link #CHECK_EVERY} plus
  * the time a revocation takes to reach this replica's token table.
@@ -49,8 +51,8 @@ public class EventStream implements SmartLifecycle {
 
     private static final Logger LOG = LoggerFactory.getLogger(EventStream.class);
     private static final int SENDERS = 32;
-    static final Duration STALL_LIMIT = Duration.ofSeconds(5);
-    static final Duration CHECK_EVERY = Duration.ofMillis(250);
+    private static final Duration STALL_LIMIT = Duration.ofSeconds(5);
+    private static final Duration CHECK_EVERY = Duration.ofMillis(250);
 
     private final SopProperties properties;
     private final TokenRegistry tokens;
