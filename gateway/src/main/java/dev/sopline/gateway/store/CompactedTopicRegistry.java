@@ -25,6 +25,11 @@ public abstract class CompactedTopicRegistry<V> implements SmartLifecycle {
     protected void changed(V previous, V current) {
     }
 
+    /** Whether the table is still being read: its reader runs and polled recently. For a health indicator. */
+    public boolean isHealthy() {
+        return view.isHealthy();
+    }
+
     @Override
     public void start() {
         view.start(properties.kafka().bootstrapServers());

@@ -32,12 +32,20 @@ import org.slf4j.LoggerFactory;
  * behind tokens and webhook subscriptions. A write returns once this replica has read it back; other replicas read
  * it within their poll interval (100 ms).
  *
+ * <p>A record that cannot be read (not JSON, not the value type, no key) or that {@code onChange} refuses is logged
+ * with its offset and skipped: the table keeps what it had for that key. When reading itself fails, a new consumer
+ * resumes after the last record read, so the table is kept, not read again from the start.
+ *
  * @param <V> the value type, JSON on the topic
  */
 public final class CompactedTopicView<V> {
 
     private static final Logger LOG = LoggerFactory.getLogger(CompactedTopicView.class);
     private static final Duration WRITE_VISIBLE_TIMEOUT = Duration.ofSeconds(10);
+    private static final Duration POLL = Duration.ofMillis(100);
+    private static final Duration RECONNECT_PAUSE = Duration.ofSeconds(1);
+    /** Far longer than one poll; shorter than an operator would wait before calling the replica broken. */
+    private static final Duration HEALTHY_POLL_AGE = Duration.ofSeconds(15);
 
     private final String topic;
     private final JsonSerde<V> serde;
@@ -45,6 +53,7 @@ public final class CompactedTopicView<V> {
     private final Map<String, V> values = new ConcurrentHashMap<>();
     private final AtomicLong readUpTo = new AtomicLong(-1);
     private final AtomicBoolean running = new AtomicBoolean();
+    private volatile long lastPollNanos;
     private KafkaProducer<String, byte[]> producer;
     private Thread reader;
 
@@ -102,30 +111,86 @@ public final class CompactedTopicView<V> {
     private void read(String bootstrapServers, CompletableFuture<Void> caughtUp) {
         Map<String, Object> config = Map.of(
                 ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
-                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
+                // Should the next offset be gone, reading the table again from its start is harmless; from its end is not.
+                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         TopicPartition partition = new TopicPartition(topic, 0);
-        try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(config, new StringDeserializer(), new ByteArrayDeserializer())) {
-            consumer.assign(List.of(partition));
-            consumer.seekToBeginning(List.of(partition));
-            long end = consumer.endOffsets(List.of(partition)).get(partition);
-            while (running.get()) {
-                for (ConsumerRecord<String, byte[]> record : consumer.poll(Duration.ofMillis(100))) {
-                    V current = record.value() == null ? null : serde.deserializer().deserialize(topic, record.value());
-                    V previous = current == null ? values.remove(record.key()) : values.put(record.key(), current);
-                    onChange.accept(previous, current);
+        while (running.get()) {
+            try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(config, new StringDeserializer(), new ByteArrayDeserializer())) {
+                consumer.assign(List.of(partition));
+                if (readUpTo.get() < 0) {
+                    consumer.seekToBeginning(List.of(partition));
+                } else {
+                    // A new consumer after a failure goes on from the first record the table lacks: it keeps its table.
+                    consumer.seek(partition, readUpTo.get() + 1);
                 }
-                long position = consumer.position(partition);
-                readUpTo.set(position - 1);
-                if (!caughtUp.isDone() && position >= end) {
-                    caughtUp.complete(null);
+                long end = consumer.endOffsets(List.of(partition)).get(partition);
+                lastPollNanos = System.nanoTime();
+                while (running.get()) {
+                    for (ConsumerRecord<String, byte[]> record : consumer.poll(POLL)) {
+                        apply(record);
+                    }
+                    lastPollNanos = System.nanoTime();
+                    long position = consumer.position(partition);
+                    readUpTo.set(position - 1);
+                    if (!caughtUp.isDone() && position >= end) {
+                        caughtUp.complete(null);
+                    }
                 }
-            }
-        } catch (RuntimeException e) {
-            caughtUp.completeExceptionally(e);
-            if (running.get()) {
-                LOG.error("Reading {} failed", topic, e);
+            } catch (RuntimeException e) {
+                if (!caughtUp.isDone()) {
+                    // Never read whole: the gateway must not serve without its table, so start() fails instead.
+                    caughtUp.completeExceptionally(e);
+                    return;
+                }
+                if (running.get()) {
+                    LOG.error("Reading {} failed; resuming at offset {} in {}", topic, readUpTo.get() + 1, RECONNECT_PAUSE, e);
+                    pauseOrStop();
+                }
             }
         }
+    }
+
+    /** Takes one record into the table; one that cannot be read or applied is skipped, never the end of the reader. */
+    private void apply(ConsumerRecord<String, byte[]> record) {
+        try {
+            V current = record.value() == null ? null : serde.deserializer().deserialize(topic, record.value());
+            V previous = current == null ? values.remove(record.key()) : values.put(record.key(), current);
+            try {
+                onChange.accept(previous, current);
+            } catch (RuntimeException e) {
+                // A value its registry cannot index (a field missing) is left out of the table as well.
+                restore(record.key(), previous);
+                throw e;
+            }
+        } catch (RuntimeException e) {
+            // The type only: a parser's message quotes the record, and these tables hold webhook secrets.
+            LOG.warn("Skipping a record of {} at partition {} offset {} that could not be read ({})", record.topic(), record.partition(),
+                    record.offset(), e.getClass().getName());
+        }
+    }
+
+    private void restore(String key, V previous) {
+        if (previous == null) {
+            values.remove(key);
+        } else {
+            values.put(key, previous);
+        }
+    }
+
+    private void pauseOrStop() {
+        try {
+            Thread.sleep(RECONNECT_PAUSE.toMillis());
+        } catch (InterruptedException e) {
+            running.set(false);
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Running, and its loop polled the broker recently: what a health indicator reports. */
+    public boolean isHealthy() {
+        return running.get() && reader != null && reader.isAlive()
+                && System.nanoTime() - lastPollNanos < HEALTHY_POLL_AGE.toNanos();
     }
 
     public void stop() {

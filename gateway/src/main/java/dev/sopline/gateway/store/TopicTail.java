@@ -1,6 +1,7 @@
 package dev.sopline.gateway.store;
 
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -8,8 +9,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.RecordDeserializationException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.slf4j.Logger;
@@ -21,12 +24,24 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Fetches long-poll with the broker's default wait: the broker answers as soon as a record arrives, so a short
  * wait would only add idle requests, not speed.
+ *
+ * <p>One bad record never stops the tail: a record its handler cannot take is logged with its topic, partition and
+ * offset and skipped. When the poll loop itself fails, the consumer is closed and a new one resumes, after a short
+ * pause, from the next record this tail had not yet handled (nothing is skipped or handled twice); a partition added
+ * since is followed from its end.
  */
 public final class TopicTail {
 
     private static final Logger LOG = LoggerFactory.getLogger(TopicTail.class);
+    private static final Duration POLL = Duration.ofMillis(100);
+    private static final Duration RECONNECT_PAUSE = Duration.ofSeconds(1);
+    /** Far longer than one poll; shorter than an operator would wait before calling the replica broken. */
+    private static final Duration HEALTHY_POLL_AGE = Duration.ofSeconds(15);
 
     private final AtomicBoolean running = new AtomicBoolean();
+    /** The next offset to handle per partition: where a new consumer resumes. Only the following thread uses it. */
+    private final Map<TopicPartition, Long> next = new HashMap<>();
+    private volatile long lastPollNanos;
     private Thread thread;
 
     /** Starts following and returns once the end of every partition is the starting point. */
@@ -44,21 +59,68 @@ public final class TopicTail {
         Map<String, Object> config = Map.of(
                 ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
                 ConsumerConfig.ISOLATION_LEVEL_CONFIG, visibility.isolationLevel);
-        try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(config, new StringDeserializer(), new ByteArrayDeserializer())) {
-            List<TopicPartition> partitions = consumer.partitionsFor(topic).stream()
-                    .map(info -> new TopicPartition(topic, info.partition())).toList();
-            consumer.assign(partitions);
-            consumer.seekToEnd(partitions);
-            partitions.forEach(consumer::position);
-            assigned.complete(null);
-            while (running.get()) {
-                consumer.poll(Duration.ofMillis(100)).forEach(handler);
+        while (running.get()) {
+            try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(config, new StringDeserializer(), new ByteArrayDeserializer())) {
+                List<TopicPartition> partitions = consumer.partitionsFor(topic).stream()
+                        .map(info -> new TopicPartition(topic, info.partition())).toList();
+                consumer.assign(partitions);
+                for (TopicPartition partition : partitions) {
+                    Long resumeAt = next.get(partition);
+                    if (resumeAt == null) {
+                        consumer.seekToEnd(List.of(partition));
+                        next.put(partition, consumer.position(partition));
+                    } else {
+                        consumer.seek(partition, resumeAt);
+                    }
+                }
+                lastPollNanos = System.nanoTime();
+                assigned.complete(null);
+                while (running.get()) {
+                    handleEach(consumer, handler);
+                }
+            } catch (RuntimeException e) {
+                if (!assigned.isDone()) {
+                    // Never started: the gateway must not come up without it, so start() fails instead.
+                    assigned.completeExceptionally(e);
+                    return;
+                }
+                if (running.get()) {
+                    LOG.error("Following {} failed; resuming in {}", topic, RECONNECT_PAUSE, e);
+                    pauseOrStop();
+                }
             }
-        } catch (RuntimeException e) {
-            assigned.completeExceptionally(e);
-            if (running.get()) {
-                LOG.error("Following {} failed", topic, e);
+        }
+    }
+
+    private void handleEach(KafkaConsumer<String, byte[]> consumer, Consumer<ConsumerRecord<String, byte[]>> handler) {
+        ConsumerRecords<String, byte[]> records;
+        try {
+            records = consumer.poll(POLL);
+        } catch (RecordDeserializationException e) {
+            LOG.warn("Skipping a record of {} at partition {} offset {} that cannot be read", e.topicPartition().topic(),
+                    e.topicPartition().partition(), e.offset(), e);
+            consumer.seek(e.topicPartition(), e.offset() + 1);
+            next.put(e.topicPartition(), e.offset() + 1);
+            return;
+        }
+        lastPollNanos = System.nanoTime();
+        for (ConsumerRecord<String, byte[]> record : records) {
+            try {
+                handler.accept(record);
+            } catch (RuntimeException e) {
+                LOG.warn("Skipping a record of {} at partition {} offset {} that could not be handled", record.topic(),
+                        record.partition(), record.offset(), e);
             }
+            next.put(new TopicPartition(record.topic(), record.partition()), record.offset() + 1);
+        }
+    }
+
+    private void pauseOrStop() {
+        try {
+            Thread.sleep(RECONNECT_PAUSE.toMillis());
+        } catch (InterruptedException e) {
+            running.set(false);
+            Thread.currentThread().interrupt();
         }
     }
 
@@ -75,6 +137,12 @@ public final class TopicTail {
 
     public boolean isRunning() {
         return running.get();
+    }
+
+    /** Running, and its loop polled the broker recently: what a health indicator reports. */
+    public boolean isHealthy() {
+        return running.get() && thread != null && thread.isAlive()
+                && System.nanoTime() - lastPollNanos < HEALTHY_POLL_AGE.toNanos();
     }
 
     /** Which records a tail sees. */

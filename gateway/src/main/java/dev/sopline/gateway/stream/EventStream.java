@@ -1,5 +1,6 @@
 package dev.sopline.gateway.stream;
 
+import dev.sopline.gateway.auth.TokenRegistry;
 import dev.sopline.gateway.config.SopProperties;
 import dev.sopline.gateway.store.TopicTail;
 import dev.sopline.schemas.event.StateChangeEvents;
@@ -8,10 +9,20 @@ import io.cloudevents.CloudEvent;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
-import org.springframework.http.MediaType;
+import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
 import org.springframework.stereotype.Component;
 import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
 
@@ -19,40 +30,68 @@ import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
  * Live state changes for HTTP clients: one reader of {@code sop.events} per gateway replica (every partition, from
  * the end, committed records only) hands each event to the server-sent-event streams open on this replica for its
  * workspace, or for its instance.
+ *
+ * <p>The reader only queues: each stream has its own bounded queue ({@link StreamSubscriber}), sent from a small
+ * shared pool of sender threads, so a client that stops reading never holds up the reader or anyone else's stream.
+ * A send to a healthy client only copies into a socket buffer, so a few threads serve hundreds of streams without a
+ * thread each. {@link SseEmitter} writes block, and a write to a client that stopped reading blocks its sender thread
+ * until the servlet container's write timeout (Tomcat's connection timeout). A watchdog ends such a stream once one
+ * send has been stuck for {@link #STALL_LIMIT}, and a stream whose queue fills up ends at once: nothing more is
+ * queued for it, so a stuck client holds at most one sender thread, and only until the container gives up on the
+ * write. The pool is sized generously for that: until {@link #SENDERS} clients are stuck at once, everyone else still
+ * has a sender thread; threads are started only while streams are busy.
+ *
+ * <p>The same watchdog ends the streams of a token that was revoked or expired, within {@link #CHECK_EVERY} plus
+ * the time a revocation takes to reach this replica's token table.
  */
 @Component
 public class EventStream implements SmartLifecycle {
 
     public static final String EVENT_NAME = "state_changed";
 
-    private record Subscriber(String workspace, String instanceId, SseEmitter emitter) {}
+    private static final Logger LOG = LoggerFactory.getLogger(EventStream.class);
+    private static final int SENDERS = 32;
+    private static final Duration STALL_LIMIT = Duration.ofSeconds(5);
+    private static final Duration CHECK_EVERY = Duration.ofMillis(250);
 
     private final SopProperties properties;
-    private final Set<Subscriber> subscribers = ConcurrentHashMap.newKeySet();
+    private final TokenRegistry tokens;
+    private final Set<StreamSubscriber> subscribers = ConcurrentHashMap.newKeySet();
     private final TopicTail tail = new TopicTail();
+    private final ThreadPoolExecutor senders;
+    private ScheduledExecutorService watchdog;
 
-    public EventStream(SopProperties properties) {
+    public EventStream(SopProperties properties, TokenRegistry tokens) {
         this.properties = properties;
+        this.tokens = tokens;
+        CustomizableThreadFactory threads = new CustomizableThreadFactory("event-stream-sender-");
+        threads.setDaemon(true);
+        this.senders = new ThreadPoolExecutor(SENDERS, SENDERS, 30, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), threads);
+        // Threads only while streams are busy: an idle gateway keeps none.
+        this.senders.allowCoreThreadTimeOut(true);
     }
 
-    /** A stream of the workspace's changes, or of one instance's when {@code instanceId} is given. */
-    public SseEmitter subscribe(String workspace, String instanceId, Duration timeout) {
+    /**
+     * A stream of the workspace's changes, or of one instance's when {@code instanceId} is given, open while the
+     * token {@code tokenId} that asked for it stays usable.
+     */
+    public SseEmitter subscribe(String workspace, String instanceId, String tokenId, Duration timeout) {
         SseEmitter emitter = new SseEmitter(timeout.toMillis());
-        Subscriber subscriber = new Subscriber(workspace, instanceId, emitter);
-        subscribers.add(subscriber);
-        emitter.onCompletion(() -> subscribers.remove(subscriber));
+        StreamSubscriber subscriber = new StreamSubscriber(workspace, instanceId, Objects.requireNonNull(tokenId), emitter, senders);
+        emitter.onCompletion(() -> forget(subscriber));
+        emitter.onError(error -> forget(subscriber));
         emitter.onTimeout(() -> {
-            subscribers.remove(subscriber);
+            forget(subscriber);
             // Ends the stream as the end of its lifetime; left open, Spring fails the request with a timeout error.
             emitter.complete();
         });
-        emitter.onError(error -> subscribers.remove(subscriber));
         try {
             // An opening comment flushes the headers, so clients know the stream is open before the first change.
             emitter.send(SseEmitter.event().comment("open"));
         } catch (IOException e) {
-            subscribers.remove(subscriber);
+            return emitter;
         }
+        subscribers.add(subscriber);
         return emitter;
     }
 
@@ -60,40 +99,76 @@ public class EventStream implements SmartLifecycle {
     public void start() {
         tail.start(properties.kafka().bootstrapServers(), Topics.EVENTS, TopicTail.Visibility.COMMITTED, record -> {
             if (!subscribers.isEmpty()) {
-                dispatch(record.key(), record.value());
+                dispatch(record);
             }
         });
+        CustomizableThreadFactory threads = new CustomizableThreadFactory("event-stream-watchdog-");
+        threads.setDaemon(true);
+        watchdog = Executors.newSingleThreadScheduledExecutor(threads);
+        watchdog.scheduleWithFixedDelay(this::check, CHECK_EVERY.toMillis(), CHECK_EVERY.toMillis(), TimeUnit.MILLISECONDS);
     }
 
-    private void dispatch(String instanceId, byte[] body) {
-        CloudEvent event;
-        try {
-            event = StateChangeEvents.read(body);
-        } catch (RuntimeException e) {
-            return;
-        }
+    /** Throws on a record that is not a state change; the tail logs and skips it. */
+    private void dispatch(ConsumerRecord<String, byte[]> record) {
+        CloudEvent event = StateChangeEvents.read(record.value());
         String workspace = StateChangeEvents.workspaceOf(event);
-        String json = new String(body, StandardCharsets.UTF_8);
-        for (Subscriber subscriber : subscribers) {
-            if (subscriber.workspace().equals(workspace) && (subscriber.instanceId() == null || subscriber.instanceId().equals(instanceId))) {
-                try {
-                    subscriber.emitter().send(SseEmitter.event().name(EVENT_NAME).id(event.getId()).data(json, MediaType.APPLICATION_JSON));
-                } catch (IOException | IllegalStateException e) {
-                    subscribers.remove(subscriber);
-                }
+        StreamSubscriber.Event queued = new StreamSubscriber.Event(event.getId(), new String(record.value(), StandardCharsets.UTF_8));
+        for (StreamSubscriber subscriber : subscribers) {
+            if (subscriber.wants(workspace, record.key()) && !subscriber.offer(queued)) {
+                close(subscriber, "it fell " + StreamSubscriber.QUEUE_CAPACITY + " events behind");
             }
         }
+    }
+
+    /** Ends streams whose client stopped reading or whose token is no longer usable. */
+    private void check() {
+        Instant now = Instant.now();
+        long nowNanos = System.nanoTime();
+        for (StreamSubscriber subscriber : subscribers) {
+            try {
+                if (subscriber.isClosed()) {
+                    subscribers.remove(subscriber);
+                } else if (!tokenUsable(subscriber, now)) {
+                    close(subscriber, "its token was revoked or expired");
+                } else if (subscriber.isStalled(nowNanos, STALL_LIMIT)) {
+                    close(subscriber, "it has not read for " + STALL_LIMIT.toSeconds() + " s");
+                }
+            } catch (RuntimeException e) {
+                // One odd stream must not stop the watchdog, which a scheduled executor would never run again.
+                LOG.warn("Closing an event stream that could not be checked", e);
+                close(subscriber, "it could not be checked");
+            }
+        }
+    }
+
+    private boolean tokenUsable(StreamSubscriber subscriber, Instant now) {
+        return tokens.find(subscriber.workspace(), subscriber.tokenId()).filter(token -> token.isUsableAt(now)).isPresent();
+    }
+
+    private void close(StreamSubscriber subscriber, String reason) {
+        subscribers.remove(subscriber);
+        subscriber.close();
+        LOG.info("Closed an event stream of workspace '{}': {}", subscriber.workspace(), reason);
+    }
+
+    private void forget(StreamSubscriber subscriber) {
+        subscribers.remove(subscriber);
+        subscriber.ended();
+    }
+
+    /** Whether events still reach the streams: the reader of {@code sop.events} is following it. */
+    public boolean isHealthy() {
+        return tail.isHealthy();
     }
 
     @Override
     public void stop() {
         tail.stop();
-        for (Subscriber subscriber : subscribers) {
-            try {
-                subscriber.emitter().complete();
-            } catch (RuntimeException e) {
-                // The client left already and the container recycled its response: nothing is left to end.
-            }
+        if (watchdog != null) {
+            watchdog.shutdownNow();
+        }
+        for (StreamSubscriber subscriber : subscribers) {
+            subscriber.close();
         }
         subscribers.clear();
     }

@@ -19,7 +19,8 @@ import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
 /**
  * Server-sent events of state changes: each event is named {@code state_changed} and carries the CloudEvent of
  * {@code sop.events}, so an API client can follow an instance live instead of polling it. A stream lasts up to 30
- * minutes; clients reconnect after that.
+ * minutes; clients reconnect after that, and it ends sooner when the token that opened it is revoked or expires, or
+ * when the client stops reading.
  */
 @RestController
 public class EventStreamController {
@@ -53,7 +54,7 @@ public class EventStreamController {
         engine.queries().instance(workspace, id).filter(view -> view.process().equals(name))
                 .orElseThrow(() -> new ApiException(404, ErrorCodes.NOT_FOUND,
                         "Expected to find instance '%s' of process '%s', but there is none".formatted(id, name)));
-        return stream.subscribe(workspace, id, STREAM_LIFETIME);
+        return stream.subscribe(workspace, id, scope.caller(request), STREAM_LIFETIME);
     }
 
     /** Every state change in the workspace, from now on: what a task list needs to stay current. */
@@ -64,6 +65,6 @@ public class EventStreamController {
                     content = @Content(mediaType = MediaType.TEXT_EVENT_STREAM_VALUE, schema = @Schema(type = "string"))))
     @GetMapping(path = "/sop/events", produces = MediaType.TEXT_EVENT_STREAM_VALUE)
     public SseEmitter workspace(HttpServletRequest request) {
-        return stream.subscribe(scope.workspace(request), null, STREAM_LIFETIME);
+        return stream.subscribe(scope.workspace(request), null, scope.caller(request), STREAM_LIFETIME);
     }
 }

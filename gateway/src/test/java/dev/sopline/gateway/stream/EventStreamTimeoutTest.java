@@ -27,11 +27,11 @@ class EventStreamTimeoutTest {
 
     @RestController
     static class Streams {
-        private final EventStream stream = new EventStream(null);
+        private final EventStream stream = new EventStream(null, null);
 
         @GetMapping("/stream")
         SseEmitter open() {
-            return stream.subscribe("default", null, Duration.ofMinutes(30));
+            return stream.subscribe("default", null, "tok_test", Duration.ofMinutes(30));
         }
     }
 
