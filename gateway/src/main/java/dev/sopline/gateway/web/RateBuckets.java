@@ -38,9 +38,10 @@ public final class RateBuckets {
         return bucket.tryConsumeAndReturnRemaining(1);
     }
 
-    /** Whole seconds to wait before the key's bucket has a request again, at least 1, for {@code Retry-After}. */
+    /** Whole seconds, rounded up, before the key's bucket has a request again, at least 1: for {@code Retry-After}. */
     public static long retryAfterSeconds(ConsumptionProbe probe) {
-        return Math.max(1, Duration.ofNanos(probe.getNanosToWaitForRefill()).toSeconds() + 1);
+        long nanos = probe.getNanosToWaitForRefill();
+        return Math.max(1, (nanos + 999_999_999L) / 1_000_000_000L);
     }
 
     private Bucket newBucket() {
