@@ -136,6 +136,11 @@ public class CommandBus implements SmartLifecycle {
         }
     }
 
+    /** Whether the reader of the engine's replies is following its topic: without it no write can be answered. */
+    public boolean isHealthy() {
+        return replies.isHealthy();
+    }
+
     @Override
     public boolean isRunning() {
         return replies.isRunning();

@@ -50,6 +50,12 @@ abstract class GatewayTestBase {
         });
     }
 
+    /** The engine answers 503 while it starts and rebalances: each test begins once it serves. */
+    @org.junit.jupiter.api.BeforeEach
+    void awaitEngineServing() {
+        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(60)).until(() -> api().get("/sop/").status() == 200);
+    }
+
     SopApi api() {
         return new SopApi("http://localhost:" + port, TOKEN);
     }
