@@ -30,7 +30,7 @@ export function allows(action) {
 /** Why an action is not offered, in words. */
 export function notAllowed(action) {
   const { needs, text } = ACTIONS[action];
-  return `Your token's role (${caller?.role}) does not allow ${text}: that needs a ${needs} token or one with a wider role.`;
+  return `Your token's role (${caller?.role}) does not allow ${text}: that needs the role ${needs} or a wider one.`;
 }
 
 /** The message for a 403 answer: what the gateway refused, and why. */

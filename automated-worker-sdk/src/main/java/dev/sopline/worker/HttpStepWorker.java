@@ -13,6 +13,7 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -43,7 +44,7 @@ final class HttpStepWorker implements Runnable {
     private static final Duration MAX_BACKOFF = Duration.ofSeconds(30);
     static final Duration FORBIDDEN_BACKOFF = Duration.ofSeconds(30);
     /** Roles that may not submit steps; any other (worker, operator, admin, or one this SDK does not know) may try. */
-    private static final java.util.Set<String> ROLES_WITHOUT_SUBMIT = java.util.Set.of("viewer");
+    private static final Set<String> ROLES_WITHOUT_SUBMIT = Set.of("viewer");
 
     private final String baseUrl;
     private final String token;
