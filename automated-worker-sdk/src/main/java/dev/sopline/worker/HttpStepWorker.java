@@ -104,7 +104,8 @@ final class HttpStepWorker implements Runnable {
             } catch (RetryLater e) {
                 pause(e.wait);
             } catch (IOException e) {
-                LOG.warn("Gateway {} unreachable: {}; retrying in {} ms", baseUrl, e.getMessage(), backoff.toMillis());
+                LOG.warn("Gateway {} unreachable: {}; retrying in {} ms", baseUrl, e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName(),
+                        backoff.toMillis());
                 pause(backoff);
                 backoff = backoff.multipliedBy(2).compareTo(MAX_BACKOFF) > 0 ? MAX_BACKOFF : backoff.multipliedBy(2);
             } catch (InterruptedException e) {
