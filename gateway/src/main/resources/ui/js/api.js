@@ -1,5 +1,7 @@
 // The public HTTP API as the pages use it: every call carries the tab's workspace token.
 
+import { forbiddenMessage } from './access.js';
+
 const TOKEN_KEY = 'sopline.token';
 
 // sessionStorage: the token lives as long as the browser tab and is never shared with other tabs.
@@ -12,7 +14,8 @@ export const session = {
 /** An error answer of the API: status, the contract's code, its message and details. */
 export class ApiError extends Error {
   constructor(status, body) {
-    super(body?.message || `The gateway answered ${status}`);
+    // A 403 names the route the token's role does not reach; a person needs to know which role they have.
+    super(status === 403 ? forbiddenMessage() : body?.message || `The gateway answered ${status}`);
     this.status = status;
     this.code = body?.error || 'unknown';
     this.details = Array.isArray(body?.details) ? body.details : [];
@@ -28,7 +31,7 @@ export function whenSignedOut(callback) {
 
 /**
  * Calls the API. Resolves to {data, next} where next is the path of the following page (Link rel="next"), or
- * rejects with an ApiError. A 401 on a signed-in tab signs it out.
+ * rejects with an ApiError. A 401 on a signed-in tab signs it out; a 403 says which role the token has.
  */
 export async function call(method, path, { json, form, token } = {}) {
   const headers = { 'X-SOP-Token': token ?? session.token() ?? '', Accept: 'application/json' };

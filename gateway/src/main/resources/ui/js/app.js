@@ -1,5 +1,6 @@
 // The task inbox's shell: sign-in, navigation and the routes (#/inbox, #/processes, #/instances, ...).
 
+import { signedIn } from './access.js';
 import { ApiError, call, session, whenSignedOut } from './api.js';
 import { fill, focusHeading, h } from './dom.js';
 import { inboxView } from './inbox.js';
@@ -9,6 +10,7 @@ import { processListView, processView } from './processes.js';
 
 const main = document.getElementById('main');
 const nav = document.getElementById('main-nav');
+const signedInAs = document.getElementById('signed-in-as');
 let disposeView = () => {};
 
 const routes = [
@@ -78,8 +80,9 @@ function signInView(message = '') {
     }
     submit.disabled = true;
     try {
-      await call('GET', '/sop/', { token: value });
+      const { data: caller } = await call('GET', '/sop/token', { token: value });
       session.signIn(value);
+      showCaller(caller);
       route();
     } catch (failure) {
       submit.disabled = false;
@@ -99,17 +102,57 @@ function signInView(message = '') {
   token.focus();
 }
 
+/** The workspace and role of the signed-in token, next to "Sign out": "default · viewer". */
+function showCaller(caller) {
+  signedIn.set(caller);
+  fill(signedInAs,
+    h('span', { class: 'visually-hidden' }, 'Signed in to workspace '), caller.workspace,
+    h('span', { 'aria-hidden': 'true' }, ' · '),
+    h('span', { class: 'visually-hidden' }, ', with the role '), h('span', { class: 'role' }, caller.role));
+  signedInAs.hidden = false;
+}
+
+function forgetCaller() {
+  signedIn.clear();
+  signedInAs.replaceChildren();
+  signedInAs.hidden = true;
+}
+
+/**
+ * Reads the stored token's role before the first page is drawn, so no page offers what the role does not allow.
+ * False when the token is no longer accepted: the sign-in form is then shown with the reason.
+ */
+async function readCaller() {
+  try {
+    const { data } = await call('GET', '/sop/token');
+    showCaller(data);
+    return true;
+  } catch (failure) {
+    // Without its role (the gateway unreachable for a moment) every action is offered; the gateway still decides.
+    return !(failure instanceof ApiError && failure.status === 401);
+  }
+}
+
 document.getElementById('sign-out').addEventListener('click', () => {
   session.signOut();
+  forgetCaller();
   window.location.hash = '#/inbox';
   route();
 });
 
 whenSignedOut((message) => {
+  forgetCaller();
   disposeView();
   disposeView = () => {};
   signInView(message);
 });
 
-window.addEventListener('hashchange', route);
-route();
+async function start() {
+  window.addEventListener('hashchange', route);
+  if (session.token() && !(await readCaller())) {
+    return;
+  }
+  route();
+}
+
+start();

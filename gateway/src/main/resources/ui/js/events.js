@@ -23,7 +23,8 @@ export function follow(path, { onOpen = () => {}, onChange }) {
           headers: { 'X-SOP-Token': session.token() ?? '', Accept: 'text/event-stream' },
           signal: controller.signal,
         });
-        if (response.status === 401 || response.status === 404) {
+        // Reconnecting cannot help: the token is refused, its role does not reach the stream, or there is none.
+        if (response.status === 401 || response.status === 403 || response.status === 404) {
           return;
         }
         if (response.ok && response.body) {

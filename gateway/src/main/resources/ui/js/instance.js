@@ -1,6 +1,7 @@
 // One instance: its state, steps, inputs and outputs, the step waiting on a person if any, and a timeline of its
 // state changes, all kept current by the instance's live stream.
 
+import { allows, notAllowed } from './access.js';
 import { ApiError, get, post, segment, withQuery } from './api.js';
 import { announce, badge, definitionList, fill, h, table, text, time } from './dom.js';
 import { debounce, follow } from './events.js';
@@ -57,7 +58,13 @@ export function instanceView(container, process, id) {
       h('p', { class: 'meta' }, 'Started ', time(instance.started_at),
         instance.completed_at ? [' · ended ', time(instance.completed_at)] : null),
       instance.error ? h('p', { class: 'form-error' }, `Step ${instance.error.step_id} failed: ${instance.error.code}: ${instance.error.message}`) : null);
-    fill(actions, TERMINAL.includes(instance.state) ? null : h('button', { type: 'button', class: 'danger', onclick: cancel }, 'Cancel instance'));
+    fill(actions, TERMINAL.includes(instance.state) ? null : cancelControl());
+  }
+
+  function cancelControl() {
+    return allows('cancel')
+      ? h('button', { type: 'button', class: 'danger', onclick: cancel }, 'Cancel instance')
+      : h('p', { class: 'role-note' }, notAllowed('cancel'));
   }
 
   async function cancel() {

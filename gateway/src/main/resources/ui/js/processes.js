@@ -1,5 +1,6 @@
 // Processes: the workspace's list, one process's definition, and the kickoff form that starts an instance.
 
+import { allows, notAllowed } from './access.js';
 import { ApiError, call, get, post, segment } from './api.js';
 import { announce, definitionList, fill, h, table, text } from './dom.js';
 import { describe, formFields } from './fields.js';
@@ -12,7 +13,7 @@ export function processListView(container) {
 
   get('/sop/').then(({ data }) => {
     if (data.length === 0) {
-      fill(body, h('p', {}, 'No process is registered in this workspace yet. Register one below.'));
+      fill(body, h('p', {}, 'No process is registered in this workspace yet.', allows('register') ? ' Register one below.' : ''));
       return;
     }
     fill(body, table('Processes', ['Name', 'Version', 'Description', 'Owner'], data.map((summary) =>
@@ -24,7 +25,17 @@ export function processListView(container) {
   }).catch((error) => fill(body, h('p', { class: 'form-error' }, error.message)));
 }
 
+/** In place of a form the token's role may not send: the section's heading, and why there is no form. */
+function notOffered(headingId, heading, action) {
+  return h('section', { class: 'card', 'aria-labelledby': headingId },
+    h('h2', { id: headingId }, heading),
+    h('p', { class: 'role-note' }, notAllowed(action)));
+}
+
 function registerForm() {
+  if (!allows('register')) {
+    return notOffered('register-heading', 'Register a process', 'register');
+  }
   const file = h('input', { type: 'file', id: 'register-file', name: 'file', accept: '.yaml,.yml,application/yaml' });
   const errors = h('div', { class: 'form-error', role: 'alert', hidden: true });
   const form = h('form', { class: 'card', 'aria-labelledby': 'register-heading' },
@@ -96,6 +107,9 @@ function declarations(caption, items) {
 }
 
 function kickoffForm(definition) {
+  if (!allows('start')) {
+    return notOffered('kickoff-heading', 'Start an instance', 'start');
+  }
   const fields = formFields(definition.inputs || [], { prefix: 'inputs' });
   const formError = h('p', { class: 'form-error', role: 'alert', hidden: true });
   const submit = h('button', { type: 'submit', class: 'primary' }, 'Start instance');

@@ -1,5 +1,6 @@
 // One step waiting on a person, with the form that resolves it: shown in the inbox and on the instance page.
 
+import { allows, notAllowed } from './access.js';
 import { ApiError, post, segment } from './api.js';
 import { definitionList, h, text, time } from './dom.js';
 import { describe, formFields } from './fields.js';
@@ -19,9 +20,14 @@ export function taskCard(pending, { onDone, headingLevel = 'h2' }) {
   const fields = formFields((pending.outputs || []).filter((output) => output.value === undefined || output.value === null),
     { prefix: 'outputs', initial: pending.proposal || {}, allRequired: true });
   const formError = h('p', { class: 'form-error', role: 'alert', hidden: true });
-  const submit = h('button', { type: 'submit', class: 'primary' }, 'Submit');
+  // A token that may not resolve steps still sees what the step asks, with the reason it cannot answer.
+  const mayResolve = allows('submit');
+  const roleNoteId = `${headingId}-role`;
+  const roleNote = mayResolve ? null : h('p', { class: 'role-note', id: roleNoteId }, notAllowed('submit'));
+  const submit = h('button', { type: 'submit', class: 'primary', disabled: !mayResolve,
+    'aria-describedby': mayResolve ? null : roleNoteId }, 'Submit');
   const form = h('form', { class: 'task-form', novalidate: true, 'aria-labelledby': headingId },
-    fields.elements, formError, h('div', { class: 'actions' }, submit));
+    fields.elements, formError, roleNote, h('div', { class: 'actions' }, submit));
 
   const instancePath = `#/instances/${segment(pending.process)}/${segment(pending.instance_id)}`;
   const card = h('article', { class: 'task', 'aria-labelledby': headingId, 'data-task': taskKey(pending) },
@@ -41,6 +47,9 @@ export function taskCard(pending, { onDone, headingLevel = 'h2' }) {
 
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
+    if (!mayResolve) {
+      return;
+    }
     fields.clearErrors();
     formError.hidden = true;
     submit.disabled = true;

@@ -13,6 +13,9 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -27,12 +30,21 @@ import tools.jackson.databind.JsonNode;
  * {@code run} and submits outputs (or an error) through the gateway. On 429 and 503 it waits as long as
  * {@code Retry-After} says, and backs off exponentially when the gateway cannot be reached. Two HTTP workers may
  * pick the same step; the engine accepts the first submit and the other gets 422, which is not an error here.
+ *
+ * <p>A 403 means the token's role does not allow what a worker does (CONTRACT section 8: the {@code worker} role or a
+ * wider one is needed). Retrying at once cannot help, so the worker logs one ERROR saying so and tries again every
+ * 30 s: it keeps running, so a token fixed behind it (a proxy's rule, a gateway upgrade) brings it back without a
+ * restart. Before taking any step it reads its own role ({@code GET /sop/token}): a {@code viewer} token would let it
+ * poll and run steps whose results it could then never submit, repeating their side effects at each try.
  */
 final class HttpStepWorker implements Runnable {
 
     private static final Logger LOG = LoggerFactory.getLogger(HttpStepWorker.class);
     private static final Duration IDLE = Duration.ofMillis(500);
     private static final Duration MAX_BACKOFF = Duration.ofSeconds(30);
+    static final Duration FORBIDDEN_BACKOFF = Duration.ofSeconds(30);
+    /** Roles that may not submit steps; any other (worker, operator, admin, or one this SDK does not know) may try. */
+    private static final Set<String> ROLES_WITHOUT_SUBMIT = Set.of("viewer");
 
     private final String baseUrl;
     private final String token;
@@ -42,6 +54,7 @@ final class HttpStepWorker implements Runnable {
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private final ExecutorService pool;
     private final AtomicBoolean running = new AtomicBoolean(true);
+    private final CountDownLatch stopped = new CountDownLatch(1);
 
     HttpStepWorker(String baseUrl, String token, Map<String, StepHandler> handlers, int concurrency, Duration closeTimeout) {
         this.baseUrl = baseUrl.endsWith("/") ? baseUrl.substring(0, baseUrl.length() - 1) : baseUrl;
@@ -59,21 +72,41 @@ final class HttpStepWorker implements Runnable {
     @Override
     public void run() {
         Duration backoff = Duration.ofMillis(250);
+        boolean roleChecked = false;
+        boolean forbiddenReported = false;
         while (running.get()) {
             try {
+                if (!roleChecked) {
+                    checkRole();
+                    roleChecked = true;
+                }
                 int handled = 0;
                 for (String run : handlers.keySet()) {
                     handled += pollOnce(run);
                 }
                 backoff = Duration.ofMillis(250);
-                if (handled == 0) {
-                    sleep(IDLE);
+                if (forbiddenReported) {
+                    LOG.info("The gateway {} accepts this worker's token again; taking steps", baseUrl);
+                    forbiddenReported = false;
                 }
+                if (handled == 0) {
+                    pause(IDLE);
+                }
+            } catch (Forbidden e) {
+                if (!forbiddenReported) {
+                    LOG.error("{}. Workers need a token with role 'worker' (or operator, admin): create one with "
+                            + "POST /workspace/tokens {\"name\":\"my-worker\",\"role\":\"worker\"} and an admin token. "
+                            + "No step is taken until then; trying again every {} s", e.getMessage(), FORBIDDEN_BACKOFF.toSeconds());
+                    forbiddenReported = true;
+                }
+                roleChecked = false;
+                pause(FORBIDDEN_BACKOFF);
             } catch (RetryLater e) {
-                sleep(e.wait);
+                pause(e.wait);
             } catch (IOException e) {
-                LOG.warn("Gateway {} unreachable: {}; retrying in {} ms", baseUrl, e.getMessage(), backoff.toMillis());
-                sleep(backoff);
+                LOG.warn("Gateway {} unreachable: {}; retrying in {} ms", baseUrl, e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName(),
+                        backoff.toMillis());
+                pause(backoff);
                 backoff = backoff.multipliedBy(2).compareTo(MAX_BACKOFF) > 0 ? MAX_BACKOFF : backoff.multipliedBy(2);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
@@ -90,22 +123,47 @@ final class HttpStepWorker implements Runnable {
 
     void stop(Duration timeout) {
         running.set(false);
+        stopped.countDown();
+    }
+
+    /** Reads the token's own role; a gateway without {@code GET /sop/token} leaves the judgment to its submit answers. */
+    private void checkRole() throws IOException, InterruptedException {
+        HttpResponse<String> response = send(HttpRequest.newBuilder(URI.create(baseUrl + "/sop/token")).GET());
+        if (response.statusCode() != 200) {
+            return;
+        }
+        String role = Json.mapper().readTree(response.body()).path("role").asString("");
+        if (ROLES_WITHOUT_SUBMIT.contains(role)) {
+            throw new Forbidden("This worker's token has role '" + role + "', which may read steps but not submit them");
+        }
     }
 
     private int pollOnce(String run) throws IOException, InterruptedException {
         HttpResponse<String> response = send(HttpRequest.newBuilder(URI.create(baseUrl + "/sop/steps/pending?type=automated&limit="
                 + concurrency + "&run=" + URLEncoder.encode(run, StandardCharsets.UTF_8))).GET());
+        if (response.statusCode() != 200) {
+            // An error answer is an object, not a page of steps.
+            throw new IOException("the pending feed answered " + response.statusCode() + ": " + response.body());
+        }
         JsonNode steps = Json.mapper().readTree(response.body());
         List<Future<?>> running = new java.util.ArrayList<>();
         for (JsonNode step : steps) {
             running.add(pool.submit(() -> resolve(step, handlers.get(run))));
         }
+        Forbidden forbidden = null;
         for (Future<?> future : running) {
             try {
                 future.get();
-            } catch (java.util.concurrent.ExecutionException e) {
-                LOG.warn("Submitting a step failed: {}", e.getCause().getMessage());
+            } catch (ExecutionException e) {
+                if (e.getCause() instanceof Forbidden refused) {
+                    forbidden = refused;
+                } else {
+                    LOG.warn("Submitting a step failed: {}", e.getCause().getMessage());
+                }
             }
+        }
+        if (forbidden != null) {
+            throw forbidden;
         }
         return steps.size();
     }
@@ -143,6 +201,10 @@ final class HttpStepWorker implements Runnable {
         if (response.statusCode() == 401) {
             throw new IOException("the gateway refused the token (401)");
         }
+        if (response.statusCode() == 403) {
+            throw new Forbidden("The gateway answered 403 forbidden to " + response.request().method() + " "
+                    + response.request().uri().getPath() + ": this worker's token has a role that does not allow it");
+        }
         return response;
     }
 
@@ -154,11 +216,19 @@ final class HttpStepWorker implements Runnable {
         }
     }
 
-    private static void sleep(Duration duration) {
+    /** Waits, or less when the worker is stopped, so closing never waits out a long backoff. */
+    private void pause(Duration duration) {
         try {
-            Thread.sleep(duration.toMillis());
+            stopped.await(duration.toMillis(), TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        }
+    }
+
+    /** The token's role does not allow what the worker asked (403, or a role known to be too narrow). */
+    private static final class Forbidden extends RuntimeException {
+        Forbidden(String message) {
+            super(message, null, false, false);
         }
     }
 

@@ -31,7 +31,8 @@ import org.springframework.context.ConfigurableApplicationContext;
 /**
  * The task inbox in a real headless Chromium against the platform as the standalone launcher wires it (gateway, engine
  * and the judgment worker with its offline local agent) on the embedded broker: a person who never used the API signs in, registers a process, starts an instance, resolves a form and an
- * escalated judgment from the inbox, and watches the instance complete without reloading.
+ * escalated judgment from the inbox, and watches the instance complete without reloading. A person with a viewer token
+ * sees their role and no control their role may not use.
  */
 class TaskInboxBrowserIT {
 
@@ -85,6 +86,29 @@ class TaskInboxBrowserIT {
                     - name: within_policy
                       type: enum
                       values: ["yes", "no"]
+            """;
+
+    static final String REVIEW_PROCESS = """
+            engine: "0.1"
+            process:
+              name: viewer-review
+              version: "1.0"
+              trigger:
+                type: api
+              inputs:
+                - name: item
+                  type: string
+                  required: true
+              steps:
+                - id: review
+                  name: Review
+                  type: form
+                  inputs:
+                    item: "${inputs.item}"
+                  outputs:
+                    - name: verdict
+                      type: enum
+                      values: [accepted, refused]
             """;
 
     private static final String TOKEN = "inbox-it-token";
@@ -164,6 +188,7 @@ class TaskInboxBrowserIT {
 
             // The inbox, filtered to the process: the form, with field errors from the gateway, then resolved.
             inbox.driver().findElement(By.linkText("Inbox")).click();
+            inbox.waitForText(By.id("inbox-process"), "purchase-request");   // its options arrive after the page
             new Select(inbox.visible(By.id("inbox-process"))).selectByValue("purchase-request");
             WebElement form = inbox.visible(task(instanceId, "approve"));
             assertThat(form.getText()).contains("Manager approval", "purchase-request", instanceId, "Laptop for 1200");
@@ -246,6 +271,47 @@ class TaskInboxBrowserIT {
         assertThat(api().get("/sop/purchase-request/" + instanceId).json().path("outputs").path("within_policy").asString())
                 .isEqualTo("yes");
         assertThat(Files.size(Browser.SCREENSHOTS.resolve("07-instance-completed.png"))).isGreaterThan(10_000);
+    }
+
+    @Test
+    void shouldShowAViewerTheirRoleAndOfferNoControlTheRoleMayNotUse() {
+        assertThat(api().register(REVIEW_PROCESS).status()).isIn(200, 201);
+        String instanceId = api().start("viewer-review", Map.of("item", "Desk")).json().path("id").asString();
+        String viewerToken = api().post("/workspace/tokens", Map.of("name", "inbox-viewer", "role", "viewer")).json().path("token").asString();
+        String ui = "http://localhost:" + port + "/ui/";
+
+        try (Browser browser = Browser.open(executables)) {
+            browser.open(ui + "#/inbox?process=viewer-review");
+            browser.visible(By.id("token")).sendKeys(viewerToken, Keys.ENTER);
+            browser.waitForText(By.id("signed-in-as"), "viewer");
+            assertThat(browser.driver().findElement(By.id("signed-in-as")).getText()).contains("default", "viewer");
+
+            // The step is shown, but its Submit is disabled and says why, to sighted and screen-reader users alike.
+            WebElement card = browser.visible(task(instanceId, "review"));
+            WebElement submit = card.findElement(By.xpath(".//button[text()='Submit']"));
+            assertThat(submit.isEnabled()).isFalse();
+            WebElement reason = browser.driver().findElement(By.id(submit.getAttribute("aria-describedby")));
+            assertThat(reason.getText()).contains("Your token's role (viewer) does not allow resolving steps");
+            browser.screenshot("10-viewer-inbox");
+
+            // No kickoff form on the process page: its place tells the role needed.
+            browser.open(ui + "#/processes/viewer-review");
+            browser.waitForText(By.id("kickoff-heading"), "Start an instance");
+            assertThat(browser.driver().findElements(By.xpath("//button[text()='Start instance']"))).isEmpty();
+            assertThat(browser.driver().findElement(By.id("main")).getText())
+                    .contains("Your token's role (viewer) does not allow starting instances: that needs the role operator");
+            browser.open(ui + "#/processes");
+            browser.waitForText(By.id("register-heading"), "Register a process");
+            assertThat(browser.driver().findElements(By.id("register-file"))).isEmpty();
+            assertThat(browser.driver().findElement(By.id("main")).getText()).contains("does not allow registering processes");
+
+            // Were a start sent anyway (a page opened before the role was known), the 403 names the role.
+            Object refusal = browser.driver().executeAsyncScript("""
+                    const done = arguments[arguments.length - 1];
+                    import('/ui/js/api.js').then((api) => api.post('/sop/viewer-review/start', { inputs: { item: 'Chair' } }))
+                      .then(() => done('started'), (error) => done(error.status + ' ' + error.message));""");
+            assertThat(refusal).isEqualTo("403 Your token's role (viewer) does not allow this. Ask a workspace admin for a token with a wider role.");
+        }
     }
 
     /** Opens a tab, which starts signed out (the token is kept per tab), and signs in at the given page. */
