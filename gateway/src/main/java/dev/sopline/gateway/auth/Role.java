@@ -11,7 +11,7 @@ import java.util.Optional;
 public enum Role {
     /** Every GET and the event streams. */
     VIEWER,
-    /** Viewer, plus the pending feed and submitting steps: what an automated worker needs. */
+    /** Viewer, plus submitting steps: with the pending feed (a GET, so open to viewers too), what a worker needs. */
     WORKER,
     /** Worker, plus starting, cancelling and registering. The default for new tokens. */
     OPERATOR,

@@ -1,5 +1,7 @@
 package dev.sopline.gateway.security;
 
+import dev.sopline.gateway.api.RequestScope;
+import dev.sopline.gateway.auth.TokenRecord;
 import dev.sopline.gateway.web.ErrorResponses;
 import dev.sopline.gateway.web.HttpErrorCodes;
 import dev.sopline.gateway.web.RateBuckets;
@@ -62,9 +64,11 @@ public class JsonSecurityErrors implements AuthenticationEntryPoint, Authenticat
 
     @Override
     public void handle(HttpServletRequest request, HttpServletResponse response, AccessDeniedException e) throws IOException {
+        Object token = request.getAttribute(RequestScope.TOKEN_RECORD_ATTRIBUTE);
+        String role = token instanceof TokenRecord record ? " (" + record.effectiveRole().wireName() + ")" : "";
         ErrorResponses.write(response, 403, HttpErrorCodes.FORBIDDEN,
                 "Expected a token whose role allows " + request.getMethod() + " " + request.getServletPath()
-                        + ", but this token's role does not; ask a workspace admin for a token with a wider role");
+                        + ", but this token's role" + role + " does not; ask a workspace admin for a token with a wider role");
     }
 
     @Override
