@@ -43,6 +43,7 @@ import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.processor.api.RecordMetadata;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.slf4j.Logger;
@@ -273,8 +274,9 @@ public final class CommandProcessor implements Processor<String, Command, String
                     .ifPresent(definition -> pending.update(before, after, definition));
         });
         decision.timers().forEach(timer -> timers.put(timer.storeKey(), timer));
-        for (Object event : decision.events()) {
-            publish(recordKey, event, now);
+        List<Object> events = decision.events();
+        for (int index = 0; index < events.size(); index++) {
+            publish(recordKey, events.get(index), index, now);
         }
         decision.followUps().forEach(command -> forward(EngineTopology.COMMANDS_SINK, command.key(), command, now));
         decision.reply().ifPresent(reply -> forwardReply(reply, now));
@@ -290,7 +292,7 @@ public final class CommandProcessor implements Processor<String, Command, String
         decision.reply().ifPresent(reply -> forwardReply(reply, now));
     }
 
-    private void publish(String instanceId, Object event, Instant now) {
+    private void publish(String instanceId, Object event, int index, Instant now) {
         if (event instanceof StepReady ready) {
             forward(EngineTopology.stepReadySink(ready.type()), instanceId, ready, now);
             if (ready.callbackId() != null) {
@@ -298,10 +300,17 @@ public final class CommandProcessor implements Processor<String, Command, String
                         new CallbackOwner(ready.workspace(), ready.instanceId(), ready.stepId()), now);
             }
         } else if (event instanceof InstanceStateChanged changed) {
-            forward(EngineTopology.EVENTS_SINK, instanceId, StateChangeEvents.instanceChanged(changed, now), now);
+            forward(EngineTopology.EVENTS_SINK, instanceId, withEventId(StateChangeEvents.instanceChanged(changed, now), instanceId, index, now), now);
         } else if (event instanceof StepStateChanged changed) {
-            forward(EngineTopology.EVENTS_SINK, instanceId, StateChangeEvents.stepChanged(changed, now), now);
+            forward(EngineTopology.EVENTS_SINK, instanceId, withEventId(StateChangeEvents.stepChanged(changed, now), instanceId, index, now), now);
         }
+    }
+
+    /** Events are only published while a command record is processed, never from punctuation. */
+    private byte[] withEventId(byte[] envelope, String instanceId, int index, Instant now) {
+        RecordMetadata command = context.recordMetadata()
+                .orElseThrow(() -> new IllegalStateException("Expected events to be decided while a command is processed"));
+        return EventIds.withId(envelope, EventIds.of(instanceId, command.partition(), command.offset(), index, now));
     }
 
     private void forwardReply(CommandReply reply, Instant now) {
