@@ -60,7 +60,7 @@ class LogReplayDeterminismTest {
     private static final List<String> COMPARED_TOPICS = compared();
 
     @ParameterizedTest(name = "seed {0}")
-    @ValueSource(longs = {20261123L, 7L, 42L, 1009L, 31337L})
+    @ValueSource(longs = {20261123L, 42L, 31337L})
     void shouldDecideTheSameFromTheSameLog(long seed) {
         List<Action> scenario = scenario(new Random(seed));
         Played first = Played.live(scenario);
@@ -153,7 +153,7 @@ class LogReplayDeterminismTest {
                 r -> new Advance(pick(r, ADVANCES)),
                 r -> new Advance(pick(r, ADVANCES)),
                 r -> new Advance(pick(r, ADVANCES)));
-        int length = 40 + random.nextInt(40);
+        int length = 30 + random.nextInt(30);
         for (int i = 0; i < length; i++) {
             actions.add(pick(random, kinds).apply(random));
         }
