@@ -1,7 +1,6 @@
 package dev.sopline.engine.processor;
 
 import dev.sopline.engine.decision.Decision;
-import dev.sopline.engine.decision.CallbackIds;
 import dev.sopline.engine.decision.InstanceDecider;
 import dev.sopline.engine.decision.Transition;
 import dev.sopline.engine.handler.CommandHandlers;
@@ -14,6 +13,7 @@ import dev.sopline.engine.state.InstanceStore;
 import dev.sopline.engine.state.PendingStepStore;
 import dev.sopline.engine.state.ProcessVersions;
 import dev.sopline.engine.state.Timer;
+import dev.sopline.engine.topology.EngineConfig;
 import dev.sopline.engine.topology.EngineTopology;
 import dev.sopline.schemas.command.Command;
 import dev.sopline.schemas.command.CommandReply;
@@ -62,16 +62,11 @@ import org.slf4j.LoggerFactory;
  */
 public final class CommandProcessor implements Processor<String, Command, String, Object> {
 
-    /**
-     * At most this many timers fire (and this many held starts are released) per punctuation, so a backlog after
-     * downtime is worked off over several punctuations instead of one that holds the stream thread.
-     */
-    static final int MAX_FIRES_PER_PUNCTUATION = 500;
-
     private static final Logger LOG = LoggerFactory.getLogger(CommandProcessor.class);
     private static final String ENGINE_ERROR = "engine_error";
 
     private final Duration timerInterval;
+    private final int firesPerPunctuation;
     private final InstanceDecider decider;
     private final ProcessHandler processHandler = new ProcessHandler();
 
@@ -85,9 +80,10 @@ public final class CommandProcessor implements Processor<String, Command, String
     private KeyValueStore<String, IdempotencyRecord> idempotency;
     private WaitingStarts waitingStarts;
 
-    public CommandProcessor(Duration timerInterval, CallbackIds callbackIds) {
-        this.timerInterval = timerInterval;
-        this.decider = new InstanceDecider(callbackIds);
+    public CommandProcessor(EngineConfig config) {
+        this.timerInterval = config.timerInterval();
+        this.firesPerPunctuation = config.firesPerPunctuation();
+        this.decider = new InstanceDecider(config.callbackIds());
     }
 
     @Override
@@ -231,19 +227,19 @@ public final class CommandProcessor implements Processor<String, Command, String
     private void punctuate(long wallClockMillis) {
         Instant now = Instant.ofEpochMilli(wallClockMillis);
         fireDueTimers(now);
-        for (ReleaseStart release : waitingStarts.release(now, MAX_FIRES_PER_PUNCTUATION)) {
+        for (ReleaseStart release : waitingStarts.release(now, firesPerPunctuation)) {
             forward(EngineTopology.COMMANDS_SINK, release.key(), release, now);
         }
     }
 
     /**
-     * Removes up to {@link #MAX_FIRES_PER_PUNCTUATION} due timers and writes their commands; the rest fire at the
+     * Removes up to {@code firesPerPunctuation} due timers and writes their commands; the rest fire at the
      * next punctuations. An idempotency key's expiry only cleans up: decisions already ignore expired records.
      */
     private void fireDueTimers(Instant now) {
         List<KeyValue<String, Timer>> due = new ArrayList<>();
         try (KeyValueIterator<String, Timer> iterator = timers.range(null, Timer.upperBoundKey(now))) {
-            while (iterator.hasNext() && due.size() < MAX_FIRES_PER_PUNCTUATION) {
+            while (iterator.hasNext() && due.size() < firesPerPunctuation) {
                 due.add(iterator.next());
             }
         }

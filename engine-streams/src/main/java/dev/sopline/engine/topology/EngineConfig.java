@@ -8,8 +8,15 @@ import java.time.Duration;
  *
  * @param timerInterval how often due timers are looked for; the precision of retries, timeouts and schedules
  * @param callbackIds how webhook steps' callback ids are derived, under the engine's secret
+ * @param firesPerPunctuation at most this many timers fire (and held starts are released) per punctuation, so a
+ *     backlog after downtime is worked off over several punctuations instead of holding the stream thread in one
  */
-public record EngineConfig(Duration timerInterval, CallbackIds callbackIds) {
+public record EngineConfig(Duration timerInterval, CallbackIds callbackIds, int firesPerPunctuation) {
 
     public static final Duration DEFAULT_TIMER_INTERVAL = Duration.ofMillis(100);
+    public static final int DEFAULT_FIRES_PER_PUNCTUATION = 500;
+
+    public EngineConfig(Duration timerInterval, CallbackIds callbackIds) {
+        this(timerInterval, callbackIds, DEFAULT_FIRES_PER_PUNCTUATION);
+    }
 }

@@ -72,7 +72,7 @@ public final class EngineTopology {
                 "callbacks-updater", () -> new GlobalStoreUpdater<>(CALLBACKS_STORE));
 
         topology.addSource(COMMANDS_SOURCE, keys, new JsonSerde<>(Command.class).deserializer(), EngineTopics.COMMANDS);
-        topology.addProcessor(COMMAND_PROCESSOR, () -> new CommandProcessor(config.timerInterval(), config.callbackIds()),
+        topology.addProcessor(COMMAND_PROCESSOR, () -> new CommandProcessor(config),
                 COMMANDS_SOURCE);
         // Cached: an instance written several times between two commits reaches RocksDB and its changelog once.
         topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(INSTANCES_STORE), Serdes.String(),

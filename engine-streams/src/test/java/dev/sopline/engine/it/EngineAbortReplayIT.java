@@ -48,6 +48,26 @@ class EngineAbortReplayIT {
 
     private static final String WORKSPACE = "abort-replay";
     private static final String PROCESS = "abort-replay";
+    private static final String FILE = """
+            engine: "0.1"
+            process:
+              name: abort-replay
+              version: "1.0"
+              inputs:
+                - name: n
+                  type: integer
+                  required: true
+              steps:
+                - id: first
+                  type: automated
+                  run: it.first
+                  outputs:
+                    - name: done
+                - id: second
+                  type: webhook
+                  outputs:
+                    - name: done
+            """;
     private static final int CYCLES = 4;
     private static final int STARTS_PER_CYCLE = 25;
 
@@ -59,8 +79,9 @@ class EngineAbortReplayIT {
         Engine engine = Engine.start(settings);
         try (EngineClient client = EngineClient.readingUncommitted(SharedKafka.bootstrapServers())) {
             await().atMost(Duration.ofSeconds(90)).until(engine::isRunning);
-            assertThat(client.register(WORKSPACE, EngineFailoverIT.PROCESS.formatted(PROCESS)).status()).isEqualTo(201);
+            assertThat(client.register(WORKSPACE, FILE).status()).isEqualTo(201);
             client.startWorker("abort-replay-workers", Map.of("done", "yes"));
+            client.startCallbackParty("abort-replay-callers", Map.of("done", "yes"));
 
             // when: starts keep coming, and after some were answered the open transaction is aborted, several times
             List<String> ids = new ArrayList<>();
@@ -108,7 +129,8 @@ class EngineAbortReplayIT {
                         "step second active->completed",
                         "instance running->completed");
             }
-            // and each step the worker ran early is one the engine made ready in a committed transaction, with the same attempt
+            // and each step handed out early is one the engine made ready in a committed transaction, with the same attempt
+            // and the same callback id
             Set<RanStep> committedReady = committedReadySteps(new HashSet<>(ids));
             List<RanStep> ranEarly = client.ran().stream().filter(step -> ids.contains(step.instanceId())).toList();
             assertThat(committedReady).containsAll(ranEarly);
@@ -138,12 +160,19 @@ class EngineAbortReplayIT {
         }
     }
 
-    /** The automated steps made ready for these instances, as a committed reader sees them once the engine is done. */
+    /** The steps made ready for these instances, as a committed reader sees them once the engine is done. */
     private static Set<RanStep> committedReadySteps(Set<String> instanceIds) {
+        Set<RanStep> ready = new HashSet<>();
+        for (StepType type : List.of(StepType.AUTOMATED, StepType.WEBHOOK)) {
+            ready.addAll(committedReadySteps(Topics.stepReady(type), instanceIds));
+        }
+        return ready;
+    }
+
+    private static Set<RanStep> committedReadySteps(String topic, Set<String> instanceIds) {
         Properties props = new Properties();
         props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, SharedKafka.bootstrapServers());
         props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        String topic = Topics.stepReady(StepType.AUTOMATED);
         var reader = new JsonSerde<>(StepReady.class).deserializer();
         Set<RanStep> ready = new HashSet<>();
         try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(props, new StringDeserializer(), new ByteArrayDeserializer())) {
@@ -156,7 +185,7 @@ class EngineAbortReplayIT {
                 consumer.poll(Duration.ofMillis(100)).forEach(record -> {
                     StepReady step = reader.deserialize(topic, record.value());
                     if (instanceIds.contains(step.instanceId())) {
-                        ready.add(new RanStep(step.instanceId(), step.stepId(), step.attempt()));
+                        ready.add(RanStep.of(step));
                     }
                 });
                 return partitions.stream().allMatch(partition -> consumer.position(partition) >= end.get(partition));

@@ -5,6 +5,7 @@ import dev.sopline.engine.topology.JsonSerde;
 import dev.sopline.schemas.command.Command;
 import dev.sopline.schemas.command.CommandReply;
 import dev.sopline.schemas.command.RegisterProcess;
+import dev.sopline.schemas.command.ResolveCallback;
 import dev.sopline.schemas.command.StartInstance;
 import dev.sopline.schemas.definition.ProcessFiles;
 import dev.sopline.schemas.event.StateChangeEvents;
@@ -17,6 +18,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -42,8 +44,13 @@ import org.apache.kafka.common.serialization.StringSerializer;
  */
 final class EngineClient implements AutoCloseable {
 
-    /** A step a worker ran: the instance, the step and the attempt it was handed. */
-    record RanStep(String instanceId, String stepId, int attempt) {}
+    /** A step a worker or a third party ran: the instance, the step, the attempt and the callback id it was handed. */
+    record RanStep(String instanceId, String stepId, int attempt, String callbackId) {
+
+        static RanStep of(StepReady ready) {
+            return new RanStep(ready.instanceId(), ready.stepId(), ready.attempt(), ready.callbackId());
+        }
+    }
 
     private final String bootstrap;
     private final String isolation;
@@ -121,7 +128,7 @@ final class EngineClient implements AutoCloseable {
                 while (running.get()) {
                     for (ConsumerRecord<String, byte[]> record : consumer.poll(Duration.ofMillis(50))) {
                         StepReady ready = reader.deserialize(record.topic(), record.value());
-                        ran.add(new RanStep(ready.instanceId(), ready.stepId(), ready.attempt()));
+                        ran.add(RanStep.of(ready));
                         StepResult result = new StepResult(ready.workspace(), ready.instanceId(), ready.stepId(), ready.attempt(),
                                 outputs, null, null, group, java.time.Instant.now());
                         producer.send(new ProducerRecord<>(Topics.STEP_RESULTS, ready.instanceId(), writer.serialize(Topics.STEP_RESULTS, result)));
@@ -130,6 +137,35 @@ final class EngineClient implements AutoCloseable {
                 }
             }
         }, "worker-" + group);
+        thread.setDaemon(true);
+        thread.start();
+        threads.add(thread);
+    }
+
+    /**
+     * A third party that calls back once for each webhook step it is handed, with the callback id it was handed and
+     * {@code payload}, and remembers each step.
+     */
+    void startCallbackParty(String group, Map<String, Object> payload) {
+        Set<RanStep> called = ConcurrentHashMap.newKeySet();
+        Thread thread = new Thread(() -> {
+            try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(consumerProps(group, isolation), new StringDeserializer(),
+                    new ByteArrayDeserializer())) {
+                consumer.subscribe(List.of(Topics.stepReady(dev.sopline.schemas.definition.StepType.WEBHOOK)));
+                var reader = new JsonSerde<>(StepReady.class).deserializer();
+                while (running.get()) {
+                    for (ConsumerRecord<String, byte[]> record : consumer.poll(Duration.ofMillis(50))) {
+                        StepReady ready = reader.deserialize(record.topic(), record.value());
+                        RanStep step = RanStep.of(ready);
+                        ran.add(step);
+                        if (called.add(new RanStep(step.instanceId(), step.stepId(), step.attempt(), null))) {
+                            send(new ResolveCallback(commandId(), ready.workspace(), ready.instanceId(), ready.callbackId(), payload));
+                        }
+                    }
+                    consumer.commitSync();
+                }
+            }
+        }, "callbacks-" + group);
         thread.setDaemon(true);
         thread.start();
         threads.add(thread);

@@ -44,6 +44,7 @@ import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
 import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.test.TestRecord;
 
 /** Drives the production topology in {@link TopologyTestDriver} with a clock the test moves. */
 final class EngineHarness implements AutoCloseable {
@@ -64,6 +65,10 @@ final class EngineHarness implements AutoCloseable {
     private Instant now = START;
 
     EngineHarness() {
+        this(new EngineConfig(Duration.ofMillis(100), new CallbackIds(SECRET)));
+    }
+
+    EngineHarness(EngineConfig config) {
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "engine-test");
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
@@ -72,7 +77,7 @@ final class EngineHarness implements AutoCloseable {
         } catch (java.io.IOException e) {
             throw new IllegalStateException(e);
         }
-        driver = new TopologyTestDriver(EngineTopology.build(new EngineConfig(Duration.ofMillis(100), new CallbackIds(SECRET))), props, START);
+        driver = new TopologyTestDriver(EngineTopology.build(config), props, START);
         StringSerializer keys = new StringSerializer();
         commands = driver.createInputTopic(EngineTopics.COMMANDS, keys, new JsonSerde<>(Command.class).serializer());
         StringDeserializer keyReader = new StringDeserializer();
@@ -197,8 +202,17 @@ final class EngineHarness implements AutoCloseable {
 
     /** The commands the engine wrote to its own topic other than timer fires and released starts: schedule starts. */
     List<Command> followUps() {
-        return followUps.readValuesToList().stream()
+        return writtenCommands().stream()
                 .filter(command -> !(command instanceof FireTimer) && !(command instanceof ReleaseStart)).toList();
+    }
+
+    /** Every command the engine wrote to its own topic since the last call, with the time it wrote it. */
+    List<TestRecord<String, Command>> writtenCommandRecords() {
+        return followUps.readRecordsToList();
+    }
+
+    List<Command> writtenCommands() {
+        return writtenCommandRecords().stream().map(TestRecord::value).toList();
     }
 
     Instant now() {
