@@ -41,8 +41,9 @@ import org.junit.jupiter.api.Test;
  * The engine hands out replies and ready steps before its transaction commits (early handoff). Here its transaction is
  * aborted again and again under load, its producer fenced as a crash or a lost partition would, with a long commit
  * interval so that much of what the readers saw was not committed; the engine then decides again from the last commit.
- * A client and a worker that read uncommitted, as the gateway and the SDK workers do, must never have been told
- * anything that the replay does not decide again.
+ * A client and a worker that read uncommitted, as the gateway and the SDK workers do, and a third party that calls
+ * back once with the callback id it was handed, must never have been told anything that the replay does not decide
+ * again.
  */
 class EngineAbortReplayIT {
 
@@ -126,8 +127,9 @@ class EngineAbortReplayIT {
                         "step first pending->active",
                         "step first active->completed",
                         "step second pending->active",
+                        "instance running->waiting",
                         "step second active->completed",
-                        "instance running->completed");
+                        "instance waiting->completed");
             }
             // and each step handed out early is one the engine made ready in a committed transaction, with the same attempt
             // and the same callback id
