@@ -27,16 +27,17 @@ import java.util.Optional;
 /**
  * The rules of an instance's life, as pure functions of state, definition and time: which step comes next, who
  * resolves it, what its inputs are, when it is retried, escalated, timed out or failed, and what the instance's
- * outputs are. Nothing here touches Kafka; the command handlers check preconditions and call in.
+ * outputs are. Nothing here touches Kafka, the clock or a random source: every id and time derives from the command
+ * being decided, so a replay of the log decides the same. The command handlers check preconditions and call in.
  */
 public final class InstanceDecider {
 
     public static final String STEP_TIMEOUT = "step_timeout";
 
-    private final IdGenerator ids;
+    private final CallbackIds callbackIds;
 
-    public InstanceDecider(IdGenerator ids) {
-        this.ids = ids;
+    public InstanceDecider(CallbackIds callbackIds) {
+        this.callbackIds = callbackIds;
     }
 
     /** A new instance in {@code running}, with its first step active. */
@@ -104,10 +105,6 @@ public final class InstanceDecider {
         transition.replaceInstance(instance.ended(InstanceState.FAILED, instance.outputs(), error, now));
     }
 
-    public IdGenerator ids() {
-        return ids;
-    }
-
     /** Cancels the instance and its active step. */
     public void cancel(Transition transition, Instant now) {
         transition.instance().activeStep().ifPresent(step -> transition.updateStep(step.cancel(now)));
@@ -138,7 +135,8 @@ public final class InstanceDecider {
         StepDefinition stepDefinition = definition.steps().get(index);
         Map<String, Object> inputs = resolve(stepDefinition.inputs(), context(instance));
         Assignee assignee = assignee(stepDefinition);
-        String callbackId = stepDefinition.type() == StepType.WEBHOOK ? ids.newId() : null;
+        String callbackId = stepDefinition.type() == StepType.WEBHOOK
+                ? callbackIds.of(instance.workspace(), instance.id(), stepDefinition.id(), 1) : null;
         Instant deadline = deadline(stepDefinition, now);
         StepRun step = instance.steps().get(index).activate(assignee, 1, inputs, callbackId, now, deadline);
         transition.updateStep(step);

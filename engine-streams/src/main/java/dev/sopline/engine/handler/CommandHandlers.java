@@ -3,7 +3,9 @@ package dev.sopline.engine.handler;
 import dev.sopline.engine.decision.Decision;
 import dev.sopline.engine.decision.InstanceDecider;
 import dev.sopline.engine.state.Instance;
+import dev.sopline.engine.state.Timer;
 import dev.sopline.schemas.command.CancelInstance;
+import dev.sopline.schemas.command.FireTimer;
 import dev.sopline.schemas.command.InstanceCommand;
 import dev.sopline.schemas.command.ReportStepResult;
 import dev.sopline.schemas.command.ResolveCallback;
@@ -14,12 +16,14 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 
-/** The one table from instance command kind to its handler. */
+/** The one table from instance command kind to its handler, and the timers and expiries decided per instance. */
 public final class CommandHandlers {
 
     private final Map<Class<?>, CommandHandler<?>> handlers = new HashMap<>();
+    private final TimerHandler timers;
 
     public CommandHandlers(DefinitionLookup definitions, InstanceDecider decider) {
+        this.timers = new TimerHandler(definitions, decider);
         register(StartInstance.class, new StartInstanceHandler(definitions, decider));
         register(SubmitStep.class, new SubmitStepHandler(definitions, decider));
         register(ReportStepResult.class, new ReportStepResultHandler(definitions, decider));
@@ -38,5 +42,18 @@ public final class CommandHandlers {
             throw new IllegalArgumentException("No handler for " + command.getClass().getSimpleName());
         }
         return handler.decide(command, instance, now);
+    }
+
+    /** A step timer fired ({@link FireTimer} of a retry or a timeout), decided as of {@code now}, the command's time. */
+    public Decision fire(FireTimer fire, Optional<Instance> instance, Instant now) {
+        return timers.fire(Timer.firedBy(fire), instance, now);
+    }
+
+    /**
+     * A held start whose wait is over without its process version: answered 404, whatever may have arrived since
+     * the engine wrote the expiry, so the answer is the log's. A start already decided (a repeat) gets its answer.
+     */
+    public Decision expireStart(StartInstance start, Optional<Instance> instance, Instant now) {
+        return instance.isPresent() ? decide(start, instance, now) : StartInstanceHandler.notPublished(start);
     }
 }

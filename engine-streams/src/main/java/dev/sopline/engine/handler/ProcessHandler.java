@@ -1,6 +1,6 @@
 package dev.sopline.engine.handler;
 
-import dev.sopline.engine.decision.IdGenerator;
+import com.github.f4b6a3.ulid.Ulid;
 import dev.sopline.engine.state.ProcessVersions;
 import dev.sopline.engine.state.ProcessVersions.PublishedVersion;
 import dev.sopline.engine.state.Timer;
@@ -14,7 +14,11 @@ import dev.sopline.schemas.definition.Trigger;
 import dev.sopline.schemas.definition.TriggerType;
 import dev.sopline.schemas.validation.Violation;
 import dev.sopline.schemas.validation.ViolationCode;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -25,12 +29,6 @@ import java.util.Optional;
  * registrations of one version cannot both win and each schedule fire starts exactly one instance.
  */
 public final class ProcessHandler {
-
-    private final IdGenerator ids;
-
-    public ProcessHandler(IdGenerator ids) {
-        this.ids = ids;
-    }
 
     public ProcessDecision register(RegisterProcess command, Optional<ProcessVersions> stored, Instant now) {
         ProcessDefinition definition = command.file().process();
@@ -65,10 +63,25 @@ public final class ProcessHandler {
         }
         ProcessDefinition definition = latest.get();
         Map<String, Object> inputs = new LinkedHashMap<>(definition.trigger().inputs());
-        StartInstance start = new StartInstance(null, timer.workspace(), ids.newId(), definition.name(), inputs, null, StartInstance.SCHEDULE,
-                definition.version());
+        StartInstance start = new StartInstance(null, timer.workspace(), scheduledInstanceId(timer), definition.name(), inputs, null,
+                StartInstance.SCHEDULE, definition.version());
         return new ProcessDecision(Optional.empty(), Optional.empty(), nextFire(timer.workspace(), definition, now).stream().toList(),
                 List.of(start));
+    }
+
+    /**
+     * The instance a schedule fire starts is named by the fire itself: a ULID whose time is the fire's due time and
+     * whose random part is a hash of the schedule, so a replay of the fire starts the same instance, not another.
+     * Instance ids are not credentials; they only need to be unique.
+     */
+    static String scheduledInstanceId(Timer timer) {
+        String fire = String.join("\n", timer.workspace(), timer.target(), timer.stepId(), timer.dueAt().toString());
+        try {
+            byte[] hash = MessageDigest.getInstance("SHA-256").digest(fire.getBytes(StandardCharsets.UTF_8));
+            return new Ulid(timer.dueAt().toEpochMilli(), Arrays.copyOf(hash, 10)).toString();
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("Expected the JVM to provide SHA-256", e);
+        }
     }
 
     private static Optional<Timer> nextFire(String workspace, ProcessDefinition definition, Instant now) {

@@ -33,10 +33,9 @@ final class StartInstanceHandler implements CommandHandler<StartInstance> {
             // The same start delivered again (the sender re-published after a time-out): answer as the first time.
             return Decision.answer(CommandReply.ok(command.commandId(), 201, startBody(existing.get())));
         }
-        Optional<ProcessDefinition> found = definitions.latest(command.workspace(), command.process());
+        Optional<ProcessDefinition> found = pinnedVersion(command);
         if (found.isEmpty()) {
-            return Rejections.notFound(command.commandId(),
-                    "Expected to start process '%s', but no such process is published".formatted(command.process()));
+            return notPublished(command);
         }
         ProcessDefinition definition = found.get();
         Map<String, Object> inputs = command.inputs() == null ? Map.of() : command.inputs();
@@ -49,6 +48,26 @@ final class StartInstanceHandler implements CommandHandler<StartInstance> {
                 InstanceState.RUNNING, new LinkedHashMap<>(inputs), Map.of(), null, command.triggerPayload(), now, null,
                 definition.steps().stream().map(step -> StepRun.pending(step.id(), step.label(), step.type())).toList());
         return decider.begin(created, definition, now).decide(CommandReply.ok(command.commandId(), 201, startBody(created)));
+    }
+
+    /**
+     * The version the sender saw published, exactly, when it names one: "the latest when decided" would depend on when
+     * the registration reached this replica, and a replay after a crash could then start another version.
+     */
+    private Optional<ProcessDefinition> pinnedVersion(StartInstance command) {
+        return command.seenVersion() != null
+                ? definitions.version(command.workspace(), command.process(), command.seenVersion())
+                : definitions.latest(command.workspace(), command.process());
+    }
+
+    /** The answer to a start whose process (or the version it names) is not published here. */
+    static Decision notPublished(StartInstance command) {
+        if (command.seenVersion() != null) {
+            return Rejections.notFound(command.commandId(), "Expected to start version %s of process '%s', but no such version is published"
+                    .formatted(command.seenVersion(), command.process()));
+        }
+        return Rejections.notFound(command.commandId(),
+                "Expected to start process '%s', but no such process is published".formatted(command.process()));
     }
 
     /** The start response shows the instance as created, in {@code running} (interface section 3.1). */

@@ -1,30 +1,31 @@
 package dev.sopline.engine.processor;
 
 import dev.sopline.engine.decision.Decision;
-import dev.sopline.engine.decision.IdGenerator;
 import dev.sopline.engine.decision.InstanceDecider;
 import dev.sopline.engine.decision.Transition;
 import dev.sopline.engine.handler.CommandHandlers;
 import dev.sopline.engine.handler.DefinitionLookup;
 import dev.sopline.engine.handler.ProcessDecision;
 import dev.sopline.engine.handler.ProcessHandler;
-import dev.sopline.engine.handler.TimerHandler;
 import dev.sopline.engine.state.IdempotencyRecord;
 import dev.sopline.engine.state.Instance;
 import dev.sopline.engine.state.InstanceStore;
 import dev.sopline.engine.state.PendingStepStore;
 import dev.sopline.engine.state.ProcessVersions;
 import dev.sopline.engine.state.Timer;
-import dev.sopline.engine.state.WaitingStart;
+import dev.sopline.engine.topology.EngineConfig;
 import dev.sopline.engine.topology.EngineTopology;
 import dev.sopline.schemas.command.Command;
 import dev.sopline.schemas.command.CommandReply;
 import dev.sopline.schemas.command.ErrorCodes;
+import dev.sopline.schemas.command.FireTimer;
 import dev.sopline.schemas.command.IdempotencyKey;
 import dev.sopline.schemas.command.IdempotentCommand;
 import dev.sopline.schemas.command.InstanceCommand;
 import dev.sopline.schemas.command.InstanceKeys;
 import dev.sopline.schemas.command.RegisterProcess;
+import dev.sopline.schemas.command.ReleaseStart;
+import dev.sopline.schemas.command.StartInstance;
 import dev.sopline.schemas.event.InstanceStateChanged;
 import dev.sopline.schemas.event.StateChangeEvents;
 import dev.sopline.schemas.event.StepReady;
@@ -42,6 +43,7 @@ import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.processor.api.RecordMetadata;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.slf4j.Logger;
@@ -49,9 +51,14 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The engine's one processor: load the state a command names, let its handler decide, write the state once,
- * publish the events, answer the sender. Timers are fired by wall-clock punctuation from the same stores, on the
- * same task, so a timer and a command for one instance never race. The same punctuation tries again the starts that
- * wait for their process version to reach this replica ({@link WaitingStarts}).
+ * publish the events, answer the sender.
+ *
+ * <p>It reads one input, the command topic, so the order of that log is the only order there is: a replay after a
+ * crash (everything written since the last commit is aborted) reads the same commands in the same order and decides
+ * the same things, which is what makes handing steps and replies out before the commit safe. Worker results reach it
+ * through the same log ({@code ResultRelay}). Wall-clock punctuation decides nothing: it only writes commands to the
+ * log, a {@link FireTimer} for each due timer and a {@link ReleaseStart} for each held start that may go on
+ * ({@link WaitingStarts}), and each is decided when read, with its record's timestamp as "now".
  */
 public final class CommandProcessor implements Processor<String, Command, String, Object> {
 
@@ -59,13 +66,13 @@ public final class CommandProcessor implements Processor<String, Command, String
     private static final String ENGINE_ERROR = "engine_error";
 
     private final Duration timerInterval;
+    private final int firesPerPunctuation;
     private final InstanceDecider decider;
-    private final ProcessHandler processHandler;
+    private final ProcessHandler processHandler = new ProcessHandler();
 
     private ProcessorContext<String, Object> context;
     private DefinitionLookup definitions;
     private CommandHandlers handlers;
-    private TimerHandler timerHandler;
     private InstanceStore instances;
     private KeyValueStore<String, ProcessVersions> processes;
     private KeyValueStore<String, Timer> timers;
@@ -73,10 +80,10 @@ public final class CommandProcessor implements Processor<String, Command, String
     private KeyValueStore<String, IdempotencyRecord> idempotency;
     private WaitingStarts waitingStarts;
 
-    public CommandProcessor(Duration timerInterval, IdGenerator ids) {
-        this.timerInterval = timerInterval;
-        this.decider = new InstanceDecider(ids);
-        this.processHandler = new ProcessHandler(ids);
+    public CommandProcessor(EngineConfig config) {
+        this.timerInterval = config.timerInterval();
+        this.firesPerPunctuation = config.firesPerPunctuation();
+        this.decider = new InstanceDecider(config.callbackIds());
     }
 
     @Override
@@ -86,7 +93,6 @@ public final class CommandProcessor implements Processor<String, Command, String
         this.definitions = new CachedDefinitions(
                 (workspace, process) -> Optional.ofNullable(published.get(InstanceKeys.processKey(workspace, process))));
         this.handlers = new CommandHandlers(definitions, decider);
-        this.timerHandler = new TimerHandler(definitions, decider);
         this.instances = new InstanceStore(context.getStateStore(EngineTopology.INSTANCES_STORE));
         this.processes = context.getStateStore(EngineTopology.PROCESSES_STORE);
         this.timers = context.getStateStore(EngineTopology.TIMERS_STORE);
@@ -117,30 +123,52 @@ public final class CommandProcessor implements Processor<String, Command, String
             return;
         }
         Instant now = Instant.ofEpochMilli(record.timestamp());
-        handle(command, now, now);
+        if (command instanceof FireTimer fire) {
+            fireTimer(fire, now);
+        } else if (command instanceof ReleaseStart release) {
+            if (release.expired()) {
+                decideNow(release.start(), now, (start, instance) -> handlers.expireStart((StartInstance) start, instance, now));
+            } else {
+                handle(release.start(), release.receivedAt(), now);
+            }
+        } else {
+            handle(command, now, now);
+        }
     }
 
     /** Decides a command now, unless it is a start that must first wait for its process version to arrive. */
     private void handle(Command command, Instant receivedAt, Instant now) {
-        if (waitingStarts.holdIfEarly(command, receivedAt, now)) {
+        if (waitingStarts.holdIfEarly(command, receivedAt)) {
             return;
         }
         if (command instanceof RegisterProcess register) {
             String key = InstanceKeys.processKey(register.workspace(), register.file().process().name());
             apply(processHandler.register(register, Optional.ofNullable(processes.get(key)), now), key, now);
-        } else if (command instanceof IdempotentCommand idempotent) {
-            processIdempotent(idempotent, now);
         } else if (command instanceof InstanceCommand instanceCommand) {
-            Decided decided = decide(instanceCommand, now);
-            apply(decided.decision(), decided.before(), instanceCommand.instanceId(), now);
+            decideNow(instanceCommand, now, (inner, instance) -> handlers.decide(inner, instance, now));
         }
     }
 
-    /** One read of the instance, then the handler's decision; nothing is written yet. */
-    private Decided decide(InstanceCommand command, Instant now) {
+    /** How an instance command is decided: by its handler, or, for a held start whose wait is over, by its expiry. */
+    @FunctionalInterface
+    private interface Deciding {
+        Decision decide(InstanceCommand command, Optional<Instance> instance);
+    }
+
+    private void decideNow(InstanceCommand command, Instant now, Deciding deciding) {
+        if (command instanceof IdempotentCommand idempotent) {
+            processIdempotent(idempotent, now, deciding);
+        } else {
+            Decided decided = decide(command, now, deciding);
+            apply(decided.decision(), decided.before(), command.instanceId(), now);
+        }
+    }
+
+    /** One read of the instance, then the decision; nothing is written yet. */
+    private Decided decide(InstanceCommand command, Instant now, Deciding deciding) {
         Optional<Instance> current = instances.find(command.workspace(), command.instanceId());
         try {
-            return new Decided(current.orElse(null), handlers.decide(command, current, now));
+            return new Decided(current.orElse(null), deciding.decide(command, current));
         } catch (KafkaException e) {
             throw e;
         } catch (RuntimeException e) {
@@ -150,8 +178,12 @@ public final class CommandProcessor implements Processor<String, Command, String
 
     private record Decided(Instance before, Decision decision) {}
 
-    /** A repeat gets the first answer; the same key with another request is refused; a new key is decided and kept. */
-    private void processIdempotent(IdempotentCommand idempotent, Instant now) {
+    /**
+     * A repeat gets the first answer; the same key with another request is refused; a new key is decided and kept.
+     * A record past its 24 hours counts as gone even before punctuation removes it, so the answer depends on the
+     * command's time only.
+     */
+    private void processIdempotent(IdempotentCommand idempotent, Instant now, Deciding deciding) {
         IdempotencyKey key = idempotent.idempotency();
         IdempotencyRecord seen = idempotency.get(key.scope());
         if (seen != null && now.isBefore(seen.expiresAt())) {
@@ -161,50 +193,73 @@ public final class CommandProcessor implements Processor<String, Command, String
                             "Expected a new Idempotency-Key for a different request, but this key was used for another one"), now);
             return;
         }
-        Decided decided = decide(idempotent.command(), now);
+        Decided decided = decide(idempotent.command(), now, deciding);
         decided.decision().reply().filter(reply -> reply.status() < 500).ifPresent(reply -> {
             Instant expiresAt = now.plus(IdempotencyRecord.RETENTION);
             idempotency.put(key.scope(), new IdempotencyRecord(key.requestHash(), reply, expiresAt));
-            timers.put(new Timer(expiresAt, Timer.Kind.FORGET_IDEMPOTENCY, idempotent.workspace(), key.scope(), null, 0).storeKey(),
-                    new Timer(expiresAt, Timer.Kind.FORGET_IDEMPOTENCY, idempotent.workspace(), key.scope(), null, 0));
+            Timer forget = new Timer(expiresAt, Timer.Kind.FORGET_IDEMPOTENCY, idempotent.workspace(), key.scope(), null, 0);
+            timers.put(forget.storeKey(), forget);
         });
         apply(decided.decision(), decided.before(), idempotent.instanceId(), now);
     }
 
+    /** A timer's command is read back: decided now, as of the time it fired. */
+    private void fireTimer(FireTimer fire, Instant now) {
+        if (fire.kind() == FireTimer.Kind.SCHEDULE) {
+            String key = InstanceKeys.processKey(fire.workspace(), fire.target());
+            apply(processHandler.fire(Timer.firedBy(fire), Optional.ofNullable(processes.get(key)), now), key, now);
+            return;
+        }
+        Optional<Instance> current = instances.find(fire.workspace(), fire.target());
+        Decision decision;
+        try {
+            decision = handlers.fire(fire, current, now);
+        } catch (KafkaException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            LOG.error("Timer {} of instance {} failed", fire.kind(), fire.target(), e);
+            decision = Decision.ignore();
+        }
+        apply(decision, current.orElse(null), fire.target(), now);
+    }
+
+    /** Writes commands for what is due; decides nothing (see the class comment). */
     private void punctuate(long wallClockMillis) {
         Instant now = Instant.ofEpochMilli(wallClockMillis);
         fireDueTimers(now);
-        for (WaitingStart waiting : waitingStarts.takeAll()) {
-            handle(waiting.command(), waiting.receivedAt(), now);
+        for (ReleaseStart release : waitingStarts.release(now, firesPerPunctuation)) {
+            forward(EngineTopology.COMMANDS_SINK, release.key(), release, now);
         }
     }
 
+    /**
+     * Removes up to {@code firesPerPunctuation} due timers and writes their commands; the rest fire at the
+     * next punctuations. An idempotency key's expiry only cleans up: decisions already ignore expired records.
+     */
     private void fireDueTimers(Instant now) {
         List<KeyValue<String, Timer>> due = new ArrayList<>();
         try (KeyValueIterator<String, Timer> iterator = timers.range(null, Timer.upperBoundKey(now))) {
-            iterator.forEachRemaining(due::add);
+            while (iterator.hasNext() && due.size() < firesPerPunctuation) {
+                due.add(iterator.next());
+            }
         }
         for (KeyValue<String, Timer> entry : due) {
             timers.delete(entry.key);
             Timer timer = entry.value;
             if (timer.kind() == Timer.Kind.FORGET_IDEMPOTENCY) {
-                idempotency.delete(timer.target());
-            } else if (timer.kind() == Timer.Kind.SCHEDULE) {
-                String key = InstanceKeys.processKey(timer.workspace(), timer.target());
-                apply(processHandler.fire(timer, Optional.ofNullable(processes.get(key)), now), key, now);
+                forgetIdempotencyKey(timer);
             } else {
-                Optional<Instance> current = instances.find(timer.workspace(), timer.target());
-                Decision decision;
-                try {
-                    decision = timerHandler.fire(timer, current, now);
-                } catch (KafkaException e) {
-                    throw e;
-                } catch (RuntimeException e) {
-                    LOG.error("Timer {} of instance {} failed", timer.kind(), timer.target(), e);
-                    decision = Decision.ignore();
-                }
-                apply(decision, current.orElse(null), timer.target(), now);
+                FireTimer fire = timer.fireCommand();
+                forward(EngineTopology.COMMANDS_SINK, fire.key(), fire, now);
             }
+        }
+    }
+
+    /** Only the record this timer was set for: a key reused after its expiry has a newer record and its own timer. */
+    private void forgetIdempotencyKey(Timer timer) {
+        IdempotencyRecord stored = idempotency.get(timer.target());
+        if (stored != null && !stored.expiresAt().isAfter(timer.dueAt())) {
+            idempotency.delete(timer.target());
         }
     }
 
@@ -215,8 +270,9 @@ public final class CommandProcessor implements Processor<String, Command, String
                     .ifPresent(definition -> pending.update(before, after, definition));
         });
         decision.timers().forEach(timer -> timers.put(timer.storeKey(), timer));
-        for (Object event : decision.events()) {
-            publish(recordKey, event, now);
+        List<Object> events = decision.events();
+        for (int index = 0; index < events.size(); index++) {
+            publish(recordKey, events.get(index), index, now);
         }
         decision.followUps().forEach(command -> forward(EngineTopology.COMMANDS_SINK, command.key(), command, now));
         decision.reply().ifPresent(reply -> forwardReply(reply, now));
@@ -232,7 +288,7 @@ public final class CommandProcessor implements Processor<String, Command, String
         decision.reply().ifPresent(reply -> forwardReply(reply, now));
     }
 
-    private void publish(String instanceId, Object event, Instant now) {
+    private void publish(String instanceId, Object event, int index, Instant now) {
         if (event instanceof StepReady ready) {
             forward(EngineTopology.stepReadySink(ready.type()), instanceId, ready, now);
             if (ready.callbackId() != null) {
@@ -240,10 +296,17 @@ public final class CommandProcessor implements Processor<String, Command, String
                         new CallbackOwner(ready.workspace(), ready.instanceId(), ready.stepId()), now);
             }
         } else if (event instanceof InstanceStateChanged changed) {
-            forward(EngineTopology.EVENTS_SINK, instanceId, StateChangeEvents.instanceChanged(changed, now), now);
+            forward(EngineTopology.EVENTS_SINK, instanceId, withEventId(StateChangeEvents.instanceChanged(changed, now), instanceId, index, now), now);
         } else if (event instanceof StepStateChanged changed) {
-            forward(EngineTopology.EVENTS_SINK, instanceId, StateChangeEvents.stepChanged(changed, now), now);
+            forward(EngineTopology.EVENTS_SINK, instanceId, withEventId(StateChangeEvents.stepChanged(changed, now), instanceId, index, now), now);
         }
+    }
+
+    /** Events are only published while a command record is processed, never from punctuation. */
+    private byte[] withEventId(byte[] envelope, String instanceId, int index, Instant now) {
+        RecordMetadata command = context.recordMetadata()
+                .orElseThrow(() -> new IllegalStateException("Expected events to be decided while a command is processed"));
+        return EventIds.withId(envelope, EventIds.of(instanceId, command.partition(), command.offset(), index, now));
     }
 
     private void forwardReply(CommandReply reply, Instant now) {

@@ -4,6 +4,8 @@ import dev.sopline.engine.handler.DefinitionLookup;
 import dev.sopline.engine.state.WaitingStart;
 import dev.sopline.schemas.command.Command;
 import dev.sopline.schemas.command.IdempotentCommand;
+import dev.sopline.schemas.command.InstanceCommand;
+import dev.sopline.schemas.command.ReleaseStart;
 import dev.sopline.schemas.command.StartInstance;
 import java.time.Duration;
 import java.time.Instant;
@@ -18,9 +20,11 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * Starts that name a process version this replica does not hold yet. A registration reaches every replica's global
  * store through the definitions topic a moment after the replica that took it has replied, so a start sent right
  * after the 201 can land on a replica still a few milliseconds behind. Instead of answering 404 for a process the
- * sender has just seen published (or starting the version before it), the start waits in a changelogged store and
- * is tried again at every punctuation, until the version arrives or {@link #LIMIT} has passed; then it is decided as
- * usual, which answers 404 if the process is still unknown.
+ * sender has just seen published (or starting another version), the start waits in a changelogged store.
+ *
+ * <p>Punctuation never decides a held start: it only writes a {@link ReleaseStart} back to the command topic, once the
+ * version is here or once {@link #LIMIT} has passed, and the start is decided when that command is read. So what a
+ * start became is in the log, and a replay after a crash decides it the same way.
  */
 public final class WaitingStarts {
 
@@ -35,10 +39,10 @@ public final class WaitingStarts {
         this.definitions = definitions;
     }
 
-    /** Holds the command if it is a start whose version is not here yet and its wait is not over; true if held. */
-    boolean holdIfEarly(Command command, Instant receivedAt, Instant now) {
+    /** Holds the command if it is a start whose version is not here yet; true if held. */
+    boolean holdIfEarly(Command command, Instant receivedAt) {
         Optional<StartInstance> start = startIn(command);
-        if (start.isEmpty() || !now.isBefore(receivedAt.plus(LIMIT)) || isVisible(start.get())) {
+        if (start.isEmpty() || isVisible(start.get())) {
             return false;
         }
         WaitingStart waiting = new WaitingStart(command, receivedAt);
@@ -46,14 +50,26 @@ public final class WaitingStarts {
         return true;
     }
 
-    /** Removes and returns every waiting start, oldest first; those still early are held again by the caller. */
-    List<WaitingStart> takeAll() {
-        List<KeyValue<String, WaitingStart>> taken = new ArrayList<>();
+    /**
+     * Removes, oldest first and at most {@code limit}, the held starts whose version has arrived or whose wait is over
+     * at {@code now}, and returns the commands that release them. Those still early stay held.
+     */
+    List<ReleaseStart> release(Instant now, int limit) {
+        List<KeyValue<String, ReleaseStart>> released = new ArrayList<>();
         try (KeyValueIterator<String, WaitingStart> all = store.all()) {
-            all.forEachRemaining(taken::add);
+            while (all.hasNext() && released.size() < limit) {
+                KeyValue<String, WaitingStart> entry = all.next();
+                WaitingStart waiting = entry.value;
+                boolean arrived = startIn(waiting.command()).map(this::isVisible).orElse(true);
+                boolean over = !now.isBefore(waiting.receivedAt().plus(LIMIT));
+                if (arrived || over) {
+                    released.add(KeyValue.pair(entry.key,
+                            new ReleaseStart((InstanceCommand) waiting.command(), waiting.receivedAt(), !arrived)));
+                }
+            }
         }
-        taken.forEach(entry -> store.delete(entry.key));
-        return taken.stream().map(entry -> entry.value).toList();
+        released.forEach(entry -> store.delete(entry.key));
+        return released.stream().map(entry -> entry.value).toList();
     }
 
     /**
@@ -68,7 +84,7 @@ public final class WaitingStarts {
         return definitions.latest(start.workspace(), start.process()).isPresent();
     }
 
-    private static Optional<StartInstance> startIn(Command command) {
+    static Optional<StartInstance> startIn(Command command) {
         Command inner = command instanceof IdempotentCommand idempotent ? idempotent.command() : command;
         return inner instanceof StartInstance start ? Optional.of(start) : Optional.empty();
     }

@@ -1,6 +1,6 @@
 package dev.sopline.engine.runtime;
 
-import dev.sopline.engine.decision.UlidGenerator;
+import dev.sopline.engine.decision.CallbackIds;
 import dev.sopline.engine.query.EngineQueries;
 import dev.sopline.engine.query.EngineReader;
 import dev.sopline.engine.query.QueryServer;
@@ -20,8 +20,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One engine replica: creates missing topics, runs the topology, answers queries from its stores and, when it
- * advertises an endpoint, serves the other replicas' queries.
+ * One engine replica: creates missing topics, runs the topology and the {@link ResultRelay} that feeds it worker
+ * results, answers queries from its stores and, when it advertises an endpoint, serves the other replicas' queries.
  */
 public final class Engine implements AutoCloseable {
 
@@ -29,13 +29,16 @@ public final class Engine implements AutoCloseable {
 
     private final EngineSettings settings;
     private final KafkaStreams streams;
+    private final ResultRelay relay;
     private final EngineQueries queries;
     private final EngineReader reader;
     private final QueryServer queryServer;
 
-    private Engine(EngineSettings settings, KafkaStreams streams, EngineQueries queries, EngineReader reader, QueryServer queryServer) {
+    private Engine(EngineSettings settings, KafkaStreams streams, ResultRelay relay, EngineQueries queries, EngineReader reader,
+                   QueryServer queryServer) {
         this.settings = settings;
         this.streams = streams;
+        this.relay = relay;
         this.queries = queries;
         this.reader = reader;
         this.queryServer = queryServer;
@@ -45,8 +48,9 @@ public final class Engine implements AutoCloseable {
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, settings.bootstrapServers()))) {
             EngineTopics.ensure(admin, settings.partitions(), settings.replication());
         }
+        CallbackIds callbackIds = new CallbackIds(EngineSecret.resolve(settings));
         KafkaStreams streams = new KafkaStreams(
-                EngineTopology.build(new EngineConfig(settings.timerInterval(), new UlidGenerator())), settings.streamsProperties());
+                EngineTopology.build(new EngineConfig(settings.timerInterval(), callbackIds)), settings.streamsProperties());
         streams.setUncaughtExceptionHandler(error -> {
             LOG.error("Engine stream thread failed; replacing it", error);
             return StreamThreadExceptionResponse.REPLACE_THREAD;
@@ -62,17 +66,23 @@ public final class Engine implements AutoCloseable {
             }
         }
         streams.start();
+        ResultRelay relay = ResultRelay.start(settings);
         LOG.info("Engine started: application {} on {}, commit interval {} ms, state in {}", settings.applicationId(),
                 settings.bootstrapServers(), settings.commitInterval().toMillis(), settings.stateDir());
-        return new Engine(settings, streams, queries, reader, server);
+        return new Engine(settings, streams, relay, queries, reader, server);
     }
 
+    /** Healthy: the topology and the result relay are both running. */
     public boolean isRunning() {
-        return streams.state() == KafkaStreams.State.RUNNING;
+        return streams.state() == KafkaStreams.State.RUNNING && relay.isRunning();
     }
 
     public KafkaStreams.State state() {
         return streams.state();
+    }
+
+    public KafkaStreams.State relayState() {
+        return relay.state();
     }
 
     /** This replica's own stores. */
@@ -93,6 +103,7 @@ public final class Engine implements AutoCloseable {
     @Override
     public void close() {
         stopQueries();
+        relay.close();
         streams.close(CloseOptions.groupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP)
                 .withTimeout(Duration.ofSeconds(30)));
     }
@@ -100,6 +111,7 @@ public final class Engine implements AutoCloseable {
     /** Closes without the chance to commit, as a crash would, for tests of recovery. */
     public void closeAbruptly() {
         stopQueries();
+        relay.closeAbruptly();
         streams.close(Duration.ZERO);
     }
 

@@ -25,6 +25,8 @@ import org.apache.kafka.streams.errors.LogAndContinueExceptionHandler;
  * @param streamThreads processing threads of this replica
  * @param advertisedEndpoint {@code host:port} other replicas reach this one's queries at, or null alone
  * @param timerInterval how often due timers are looked for
+ * @param engineSecret the key webhook callback ids are derived under ({@code SOP_ENGINE_SECRET}), the same on every
+ *     replica; null to use the one the engine generates once and keeps in {@code sop.engine-secret}. Never logged.
  */
 public record EngineSettings(
         String bootstrapServers,
@@ -36,7 +38,8 @@ public record EngineSettings(
         Duration commitInterval,
         int streamThreads,
         String advertisedEndpoint,
-        Duration timerInterval) {
+        Duration timerInterval,
+        String engineSecret) {
 
     public static final Duration DEFAULT_COMMIT_INTERVAL = Duration.ofMillis(100);
 
@@ -52,22 +55,37 @@ public record EngineSettings(
                 Duration.ofMillis(Long.parseLong(env.getOrDefault("SOP_ENGINE_COMMIT_INTERVAL_MS", String.valueOf(DEFAULT_COMMIT_INTERVAL.toMillis())))),
                 Integer.parseInt(env.getOrDefault("SOP_ENGINE_THREADS", "1")),
                 env.get("SOP_ENGINE_ADVERTISED_ENDPOINT"),
-                Duration.ofMillis(Long.parseLong(env.getOrDefault("SOP_ENGINE_TIMER_INTERVAL_MS", "100"))));
+                Duration.ofMillis(Long.parseLong(env.getOrDefault("SOP_ENGINE_TIMER_INTERVAL_MS", "100"))),
+                env.get("SOP_ENGINE_SECRET"));
     }
 
     public EngineSettings withStateDir(Path dir) {
         return new EngineSettings(bootstrapServers, applicationId, dir, partitions, replication, standbyReplicas, commitInterval,
-                streamThreads, advertisedEndpoint, timerInterval);
+                streamThreads, advertisedEndpoint, timerInterval, engineSecret);
     }
 
     public EngineSettings withBootstrapServers(String servers) {
         return new EngineSettings(servers, applicationId, stateDir, partitions, replication, standbyReplicas, commitInterval,
-                streamThreads, advertisedEndpoint, timerInterval);
+                streamThreads, advertisedEndpoint, timerInterval, engineSecret);
     }
 
     public EngineSettings withAdvertisedEndpoint(String endpoint) {
         return new EngineSettings(bootstrapServers, applicationId, stateDir, partitions, replication, standbyReplicas, commitInterval,
-                streamThreads, endpoint, timerInterval);
+                streamThreads, endpoint, timerInterval, engineSecret);
+    }
+
+    public EngineSettings withEngineSecret(String secret) {
+        return new EngineSettings(bootstrapServers, applicationId, stateDir, partitions, replication, standbyReplicas, commitInterval,
+                streamThreads, advertisedEndpoint, timerInterval, secret);
+    }
+
+    /** Shows every setting but the secret. */
+    @Override
+    public String toString() {
+        return "EngineSettings[bootstrapServers=%s, applicationId=%s, stateDir=%s, partitions=%d, replication=%d, standbyReplicas=%d, "
+                .formatted(bootstrapServers, applicationId, stateDir, partitions, replication, standbyReplicas)
+                + "commitInterval=%s, streamThreads=%d, advertisedEndpoint=%s, timerInterval=%s, engineSecret=%s]"
+                .formatted(commitInterval, streamThreads, advertisedEndpoint, timerInterval, engineSecret == null ? "generated" : "set");
     }
 
     /** The {@code host:port} other replicas reach this one's queries at, when there are several replicas. */
@@ -88,9 +106,6 @@ public record EngineSettings(
         props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toAbsolutePath().toString());
         props.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG, LogAndContinueExceptionHandler.class);
         props.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, 16L * 1024 * 1024);
-        // Commands and step results are independent inputs of one task: process whichever has records, never wait for
-        // the other to decide an order between them.
-        props.put(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG, -1L);
         // No linger, one request in flight: a lone record leaves at once, and under load the records written while a
         // request is out go together in the next one, so the broker handles a few large requests, not many small ones.
         props.put(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), 0);

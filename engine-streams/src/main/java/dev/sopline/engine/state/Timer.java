@@ -1,11 +1,13 @@
 package dev.sopline.engine.state;
 
+import dev.sopline.schemas.command.FireTimer;
 import java.time.Instant;
 
 /**
- * A durable timer: kept in the timers store, fired by wall-clock punctuation on the partition that owns its
- * instance (or process), so it survives restarts and rebalances and fires once. A timer that fires for an attempt
- * that has moved on is ignored, so timers are never cancelled.
+ * A durable timer: kept in the timers store of the partition that owns its instance (or process), so it survives
+ * restarts and rebalances. When it is due, wall-clock punctuation removes it and writes a {@link FireTimer} command
+ * to the command topic; what it does is decided when that command is read. A timer that fires for an attempt that
+ * has moved on is ignored, so timers are never cancelled.
  *
  * @param dueAt when it fires
  * @param kind what it does
@@ -25,6 +27,16 @@ public record Timer(Instant dueAt, Kind kind, String workspace, String target, S
         SCHEDULE,
         /** An idempotency key's 24 hours are over: forget its answer. */
         FORGET_IDEMPOTENCY
+    }
+
+    /** The command that fires this timer; not for {@link Kind#FORGET_IDEMPOTENCY}, which only cleans up a store. */
+    public FireTimer fireCommand() {
+        return new FireTimer(workspace, FireTimer.Kind.valueOf(kind.name()), target, stepId, attempt, dueAt);
+    }
+
+    /** The timer a {@link FireTimer} command fires. */
+    public static Timer firedBy(FireTimer fire) {
+        return new Timer(fire.dueAt(), Kind.valueOf(fire.kind().name()), fire.workspace(), fire.target(), fire.stepId(), fire.attempt());
     }
 
     /** Store key: due time first, so a range scan up to "now" finds exactly the due timers in order. */

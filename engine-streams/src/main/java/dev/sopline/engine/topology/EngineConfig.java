@@ -1,15 +1,22 @@
 package dev.sopline.engine.topology;
 
-import dev.sopline.engine.decision.IdGenerator;
+import dev.sopline.engine.decision.CallbackIds;
 import java.time.Duration;
 
 /**
  * Settings of the topology itself (the Kafka Streams settings live in {@code EngineSettings}).
  *
  * @param timerInterval how often due timers are looked for; the precision of retries, timeouts and schedules
- * @param ids where instance and callback ids come from
+ * @param callbackIds how webhook steps' callback ids are derived, under the engine's secret
+ * @param firesPerPunctuation at most this many timers fire (and held starts are released) per punctuation, so a
+ *     backlog after downtime is worked off over several punctuations instead of holding the stream thread in one
  */
-public record EngineConfig(Duration timerInterval, IdGenerator ids) {
+public record EngineConfig(Duration timerInterval, CallbackIds callbackIds, int firesPerPunctuation) {
 
     public static final Duration DEFAULT_TIMER_INTERVAL = Duration.ofMillis(100);
+    public static final int DEFAULT_FIRES_PER_PUNCTUATION = 500;
+
+    public EngineConfig(Duration timerInterval, CallbackIds callbackIds) {
+        this(timerInterval, callbackIds, DEFAULT_FIRES_PER_PUNCTUATION);
+    }
 }

@@ -15,8 +15,8 @@ import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.errors.TopicExistsException;
 
 /**
- * The engine's own topics, and their creation at start when missing. The command and step-result topics must have
- * the same partition count (Kafka Streams joins them on one processor), so every partitioned topic gets the same.
+ * The engine's own topics, and their creation at start when missing. Every partitioned topic gets the same partition
+ * count, so an instance's id names the same partition number on each of them.
  */
 public final class EngineTopics {
 
@@ -28,6 +28,11 @@ public final class EngineTopics {
     public static final String DEFINITIONS = "sop.definitions";
     /** Owner of each one-shot callback id; compacted, read whole by every engine replica. */
     public static final String CALLBACKS = "sop.callbacks";
+    /**
+     * The engine's generated secret, when {@code SOP_ENGINE_SECRET} is not set: one partition, compacted so that it
+     * never expires; the first record wins.
+     */
+    public static final String ENGINE_SECRET = "sop.engine-secret";
     /** Workspace tokens, as hashes; compacted, keyed by token id, read whole by every gateway replica. */
     public static final String TOKENS = "sop.tokens";
     /** Outbound webhook subscriptions; compacted, keyed by subscription id, read whole by every gateway replica. */
@@ -47,6 +52,7 @@ public final class EngineTopics {
         Map<String, String> compacted = Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT);
         topics.add(new NewTopic(DEFINITIONS, 1, replication).configs(compacted));
         topics.add(new NewTopic(CALLBACKS, partitions, replication).configs(compacted));
+        topics.add(new NewTopic(ENGINE_SECRET, 1, replication).configs(compacted));
         topics.add(new NewTopic(TOKENS, 1, replication).configs(compacted));
         topics.add(new NewTopic(WEBHOOKS, 1, replication).configs(compacted));
         return topics;

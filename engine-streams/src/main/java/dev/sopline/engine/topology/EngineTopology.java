@@ -9,10 +9,8 @@ import dev.sopline.engine.state.Timer;
 import dev.sopline.engine.state.WaitingStart;
 import dev.sopline.schemas.command.Command;
 import dev.sopline.schemas.command.CommandReply;
-import dev.sopline.schemas.command.ReportStepResult;
 import dev.sopline.schemas.definition.StepType;
 import dev.sopline.schemas.event.StepReady;
-import dev.sopline.schemas.event.StepResult;
 import dev.sopline.schemas.instance.CallbackOwner;
 import dev.sopline.schemas.instance.PendingStep;
 import dev.sopline.schemas.topic.Topics;
@@ -20,14 +18,14 @@ import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.Topology;
-import org.apache.kafka.streams.processor.api.ContextualProcessor;
-import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.state.Stores;
 
 /**
- * The engine's topology. Commands and worker results, both keyed by instance id, meet on one processor that owns
- * the instances of its partitions; everything it decides leaves through the sinks below. Published process versions
- * and callback owners are global stores, so any task can read any of them.
+ * The engine's topology. One processor reads one input, the command topic (keyed by instance id, or by
+ * workspace/process), and owns the instances of its partitions; everything it decides leaves through the sinks below.
+ * Worker results are not a second input: {@code ResultRelay} copies them into the command topic, so the log of each
+ * partition is the only order decisions follow and a replay decides the same. Published process versions and
+ * callback owners are global stores, so any task can read any of them.
  *
  * <p>Store and node names are part of the state on disk and in changelog topics: renaming a store loses its data,
  * which is why {@code EngineTopologyNamesTest} pins them.
@@ -44,8 +42,6 @@ public final class EngineTopology {
     public static final String CALLBACKS_STORE = "callbacks";
 
     static final String COMMANDS_SOURCE = "commands-source";
-    static final String RESULTS_SOURCE = "step-results-source";
-    static final String RESULTS_AS_COMMANDS = "step-results-as-commands";
     static final String COMMAND_PROCESSOR = "command-processor";
     public static final String EVENTS_SINK = "events-sink";
     public static final String REPLIES_SINK = "replies-sink";
@@ -76,18 +72,8 @@ public final class EngineTopology {
                 "callbacks-updater", () -> new GlobalStoreUpdater<>(CALLBACKS_STORE));
 
         topology.addSource(COMMANDS_SOURCE, keys, new JsonSerde<>(Command.class).deserializer(), EngineTopics.COMMANDS);
-        topology.addSource(RESULTS_SOURCE, keys, new JsonSerde<>(StepResult.class).deserializer(), Topics.STEP_RESULTS);
-        topology.addProcessor(RESULTS_AS_COMMANDS, () -> new ContextualProcessor<String, StepResult, String, Command>() {
-            @Override
-            public void process(Record<String, StepResult> record) {
-                if (record.value() != null) {
-                    context().forward(record.withValue(new ReportStepResult(record.value())));
-                }
-            }
-        }, RESULTS_SOURCE);
-
-        topology.addProcessor(COMMAND_PROCESSOR, () -> new CommandProcessor(config.timerInterval(), config.ids()),
-                COMMANDS_SOURCE, RESULTS_AS_COMMANDS);
+        topology.addProcessor(COMMAND_PROCESSOR, () -> new CommandProcessor(config),
+                COMMANDS_SOURCE);
         // Cached: an instance written several times between two commits reaches RocksDB and its changelog once.
         topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(INSTANCES_STORE), Serdes.String(),
                 new JsonSerde<>(Instance.class)).withCachingEnabled(), COMMAND_PROCESSOR);

@@ -5,6 +5,7 @@ import dev.sopline.engine.topology.JsonSerde;
 import dev.sopline.schemas.command.Command;
 import dev.sopline.schemas.command.CommandReply;
 import dev.sopline.schemas.command.RegisterProcess;
+import dev.sopline.schemas.command.ResolveCallback;
 import dev.sopline.schemas.command.StartInstance;
 import dev.sopline.schemas.definition.ProcessFiles;
 import dev.sopline.schemas.event.StateChangeEvents;
@@ -17,6 +18,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -36,11 +38,25 @@ import org.apache.kafka.common.serialization.StringSerializer;
 
 /**
  * What the gateway and a worker do, reduced to the Kafka side: publish commands and wait for their replies, record
- * every event, and resolve automated steps as a worker group member would.
+ * every event, and resolve automated steps as a worker group member would. Replies and steps are read committed, or,
+ * as the gateway and the SDK workers do, uncommitted ({@link #readingUncommitted}); events are always read committed,
+ * as subscribers read them.
  */
 final class EngineClient implements AutoCloseable {
 
+    /** A step a worker or a third party ran: the instance, the step, the attempt and the callback id it was handed. */
+    record RanStep(String instanceId, String stepId, int attempt, String callbackId) {
+
+        static RanStep of(StepReady ready) {
+            return new RanStep(ready.instanceId(), ready.stepId(), ready.attempt(), ready.callbackId());
+        }
+    }
+
     private final String bootstrap;
+    private final String isolation;
+    private final Map<String, Integer> repliesSeen = new ConcurrentHashMap<>();
+    private final Map<String, CommandReply> firstReplies = new ConcurrentHashMap<>();
+    private final List<RanStep> ran = new CopyOnWriteArrayList<>();
     private final KafkaProducer<String, byte[]> producer;
     private final Map<String, CompletableFuture<CommandReply>> waiting = new ConcurrentHashMap<>();
     private final List<CloudEvent> events = new CopyOnWriteArrayList<>();
@@ -48,7 +64,16 @@ final class EngineClient implements AutoCloseable {
     private final List<Thread> threads = new CopyOnWriteArrayList<>();
 
     EngineClient(String bootstrap) {
+        this(bootstrap, "read_committed");
+    }
+
+    static EngineClient readingUncommitted(String bootstrap) {
+        return new EngineClient(bootstrap, "read_uncommitted");
+    }
+
+    private EngineClient(String bootstrap, String isolation) {
         this.bootstrap = bootstrap;
+        this.isolation = isolation;
         try (var admin = org.apache.kafka.clients.admin.Admin.create(Map.<String, Object>of("bootstrap.servers", bootstrap))) {
             EngineTopics.ensure(admin, 6, (short) 1);
         }
@@ -57,21 +82,24 @@ final class EngineClient implements AutoCloseable {
         props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
         props.put(ProducerConfig.LINGER_MS_CONFIG, 0);
         producer = new KafkaProducer<>(props, new StringSerializer(), new ByteArraySerializer());
-        follow(EngineTopics.REPLIES, record -> {
+        follow(EngineTopics.REPLIES, isolation, record -> {
             CommandReply reply = new JsonSerde<>(CommandReply.class).deserializer().deserialize(record.topic(), record.value());
+            repliesSeen.merge(reply.commandId(), 1, Integer::sum);
+            firstReplies.putIfAbsent(reply.commandId(), reply);
             CompletableFuture<CommandReply> future = waiting.remove(reply.commandId());
             if (future != null) {
                 future.complete(reply);
             }
         });
-        follow(Topics.EVENTS, record -> events.add(StateChangeEvents.read(record.value())));
+        follow(Topics.EVENTS, "read_committed", record -> events.add(StateChangeEvents.read(record.value())));
     }
 
     /** Reads a topic from its end on, outside any group, as every gateway replica reads replies. */
-    private void follow(String topic, java.util.function.Consumer<ConsumerRecord<String, byte[]>> handler) {
+    private void follow(String topic, String isolationLevel, java.util.function.Consumer<ConsumerRecord<String, byte[]>> handler) {
         CompletableFuture<Void> assigned = new CompletableFuture<>();
         Thread thread = new Thread(() -> {
-            try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(consumerProps(null), new StringDeserializer(), new ByteArrayDeserializer())) {
+            try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(consumerProps(null, isolationLevel), new StringDeserializer(),
+                    new ByteArrayDeserializer())) {
                 var partitions = consumer.partitionsFor(topic).stream()
                         .map(info -> new org.apache.kafka.common.TopicPartition(topic, info.partition())).toList();
                 consumer.assign(partitions);
@@ -89,16 +117,18 @@ final class EngineClient implements AutoCloseable {
         assigned.join();
     }
 
-    /** A worker group member that answers every automated step with {@code outputs}. */
+    /** A worker group member that answers every automated step with {@code outputs}, and remembers each step it ran. */
     void startWorker(String group, Map<String, Object> outputs) {
         Thread thread = new Thread(() -> {
-            try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(consumerProps(group), new StringDeserializer(), new ByteArrayDeserializer())) {
+            try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(consumerProps(group, isolation), new StringDeserializer(),
+                    new ByteArrayDeserializer())) {
                 consumer.subscribe(List.of(Topics.stepReady(dev.sopline.schemas.definition.StepType.AUTOMATED)));
                 var reader = new JsonSerde<>(StepReady.class).deserializer();
                 var writer = new JsonSerde<>(StepResult.class).serializer();
                 while (running.get()) {
                     for (ConsumerRecord<String, byte[]> record : consumer.poll(Duration.ofMillis(50))) {
                         StepReady ready = reader.deserialize(record.topic(), record.value());
+                        ran.add(RanStep.of(ready));
                         StepResult result = new StepResult(ready.workspace(), ready.instanceId(), ready.stepId(), ready.attempt(),
                                 outputs, null, null, group, java.time.Instant.now());
                         producer.send(new ProducerRecord<>(Topics.STEP_RESULTS, ready.instanceId(), writer.serialize(Topics.STEP_RESULTS, result)));
@@ -112,10 +142,39 @@ final class EngineClient implements AutoCloseable {
         threads.add(thread);
     }
 
-    private Properties consumerProps(String group) {
+    /**
+     * A third party that calls back once for each webhook step it is handed, with the callback id it was handed and
+     * {@code payload}, and remembers each step.
+     */
+    void startCallbackParty(String group, Map<String, Object> payload) {
+        Set<RanStep> called = ConcurrentHashMap.newKeySet();
+        Thread thread = new Thread(() -> {
+            try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(consumerProps(group, isolation), new StringDeserializer(),
+                    new ByteArrayDeserializer())) {
+                consumer.subscribe(List.of(Topics.stepReady(dev.sopline.schemas.definition.StepType.WEBHOOK)));
+                var reader = new JsonSerde<>(StepReady.class).deserializer();
+                while (running.get()) {
+                    for (ConsumerRecord<String, byte[]> record : consumer.poll(Duration.ofMillis(50))) {
+                        StepReady ready = reader.deserialize(record.topic(), record.value());
+                        RanStep step = RanStep.of(ready);
+                        ran.add(step);
+                        if (called.add(new RanStep(step.instanceId(), step.stepId(), step.attempt(), null))) {
+                            send(new ResolveCallback(commandId(), ready.workspace(), ready.instanceId(), ready.callbackId(), payload));
+                        }
+                    }
+                    consumer.commitSync();
+                }
+            }
+        }, "callbacks-" + group);
+        thread.setDaemon(true);
+        thread.start();
+        threads.add(thread);
+    }
+
+    private Properties consumerProps(String group, String isolationLevel) {
         Properties props = new Properties();
         props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, isolationLevel);
         props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         if (group != null) {
             props.put(ConsumerConfig.GROUP_ID_CONFIG, group);
@@ -151,6 +210,21 @@ final class EngineClient implements AutoCloseable {
 
     List<CloudEvent> events() {
         return List.copyOf(events);
+    }
+
+    /** The first reply seen to each command, by command id. */
+    Map<String, CommandReply> replies() {
+        return Map.copyOf(firstReplies);
+    }
+
+    /** How many replies were seen to the command: more than one when a replay answered it again. */
+    int repliesTo(String commandId) {
+        return repliesSeen.getOrDefault(commandId, 0);
+    }
+
+    /** Every step the worker ran, in order, repeats included. */
+    List<RanStep> ran() {
+        return List.copyOf(ran);
     }
 
     static String commandId() {

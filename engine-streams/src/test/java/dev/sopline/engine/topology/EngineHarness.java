@@ -1,9 +1,13 @@
 package dev.sopline.engine.topology;
 
+import dev.sopline.engine.decision.CallbackIds;
 import dev.sopline.engine.state.Instance;
 import dev.sopline.schemas.command.CancelInstance;
 import dev.sopline.schemas.command.Command;
 import dev.sopline.schemas.command.CommandReply;
+import dev.sopline.schemas.command.FireTimer;
+import dev.sopline.schemas.command.ReleaseStart;
+import dev.sopline.schemas.command.ReportStepResult;
 import dev.sopline.schemas.command.InstanceKeys;
 import dev.sopline.schemas.command.RegisterProcess;
 import dev.sopline.schemas.command.ResolveCallback;
@@ -40,18 +44,18 @@ import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
 import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.test.TestRecord;
 
 /** Drives the production topology in {@link TopologyTestDriver} with a clock the test moves. */
 final class EngineHarness implements AutoCloseable {
 
     static final String WORKSPACE = "default";
     static final Instant START = Instant.parse("2026-03-02T08:00:00Z");
+    static final byte[] SECRET = "a test secret of thirty-two byte".getBytes(StandardCharsets.UTF_8);
 
     private final TopologyTestDriver driver;
     private final AtomicInteger commandIds = new AtomicInteger();
-    private final AtomicInteger generatedIds = new AtomicInteger();
     private final TestInputTopic<String, Command> commands;
-    private final TestInputTopic<String, StepResult> results;
     private final TestOutputTopic<String, CommandReply> replies;
     private final TestOutputTopic<String, byte[]> events;
     private final TestOutputTopic<String, Command> followUps;
@@ -61,6 +65,10 @@ final class EngineHarness implements AutoCloseable {
     private Instant now = START;
 
     EngineHarness() {
+        this(new EngineConfig(Duration.ofMillis(100), new CallbackIds(SECRET)));
+    }
+
+    EngineHarness(EngineConfig config) {
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "engine-test");
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
@@ -69,11 +77,9 @@ final class EngineHarness implements AutoCloseable {
         } catch (java.io.IOException e) {
             throw new IllegalStateException(e);
         }
-        driver = new TopologyTestDriver(EngineTopology.build(new EngineConfig(Duration.ofMillis(100),
-                () -> "01JID%021d".formatted(generatedIds.incrementAndGet()))), props, START);
+        driver = new TopologyTestDriver(EngineTopology.build(config), props, START);
         StringSerializer keys = new StringSerializer();
         commands = driver.createInputTopic(EngineTopics.COMMANDS, keys, new JsonSerde<>(Command.class).serializer());
-        results = driver.createInputTopic(Topics.STEP_RESULTS, keys, new JsonSerde<>(StepResult.class).serializer());
         StringDeserializer keyReader = new StringDeserializer();
         replies = driver.createOutputTopic(EngineTopics.REPLIES, keyReader, new JsonSerde<>(CommandReply.class).deserializer());
         events = driver.createOutputTopic(Topics.EVENTS, keyReader, new ByteArrayDeserializer());
@@ -130,16 +136,21 @@ final class EngineHarness implements AutoCloseable {
     }
 
     void workerResult(String instanceId, String stepId, int attempt, Map<String, Object> outputs) {
-        results.pipeInput(instanceId, new StepResult(WORKSPACE, instanceId, stepId, attempt, outputs, null, null, "worker-1", now), now);
+        result(new StepResult(WORKSPACE, instanceId, stepId, attempt, outputs, null, null, "worker-1", now));
     }
 
     void workerError(String instanceId, String stepId, int attempt, String code) {
-        results.pipeInput(instanceId, new StepResult(WORKSPACE, instanceId, stepId, attempt, null, StepError.of(code, "failed"), null, "worker-1", now), now);
+        result(new StepResult(WORKSPACE, instanceId, stepId, attempt, null, StepError.of(code, "failed"), null, "worker-1", now));
     }
 
     void agentResult(String instanceId, String stepId, int attempt, Map<String, Object> outputs, double confidence) {
-        results.pipeInput(instanceId, new StepResult(WORKSPACE, instanceId, stepId, attempt, outputs, null,
-                new JudgmentDecision(JudgmentDecision.AGENT, confidence, "because", "test-model"), "agent", now), now);
+        result(new StepResult(WORKSPACE, instanceId, stepId, attempt, outputs, null,
+                new JudgmentDecision(JudgmentDecision.AGENT, confidence, "because", "test-model"), "agent", now));
+    }
+
+    /** A worker's result, as the result relay writes it to the command topic. */
+    private void result(StepResult result) {
+        publish(new ReportStepResult(result));
     }
 
     CommandReply send(Command command) {
@@ -189,8 +200,19 @@ final class EngineHarness implements AutoCloseable {
         return List.copyOf(seenEvents);
     }
 
+    /** The commands the engine wrote to its own topic other than timer fires and released starts: schedule starts. */
     List<Command> followUps() {
-        return followUps.readValuesToList();
+        return writtenCommands().stream()
+                .filter(command -> !(command instanceof FireTimer) && !(command instanceof ReleaseStart)).toList();
+    }
+
+    /** Every command the engine wrote to its own topic since the last call, with the time it wrote it. */
+    List<TestRecord<String, Command>> writtenCommandRecords() {
+        return followUps.readRecordsToList();
+    }
+
+    List<Command> writtenCommands() {
+        return writtenCommandRecords().stream().map(TestRecord::value).toList();
     }
 
     Instant now() {

@@ -2,6 +2,7 @@ package dev.sopline.engine.topology;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.sopline.engine.decision.CallbackIds;
 import java.time.Duration;
 import java.util.Set;
 import java.util.TreeSet;
@@ -16,7 +17,7 @@ class EngineTopologyNamesTest {
 
     @Test
     void shouldKeepTheStoreNamesOfTheStateOnDisk() {
-        TopologyDescription description = EngineTopology.build(new EngineConfig(Duration.ofMillis(100), () -> "id")).describe();
+        TopologyDescription description = EngineTopology.build(new EngineConfig(Duration.ofMillis(100), new CallbackIds(EngineHarness.SECRET))).describe();
 
         Set<String> stores = new TreeSet<>();
         description.subtopologies().forEach(subtopology -> subtopology.nodes().forEach(node -> {
@@ -28,5 +29,19 @@ class EngineTopologyNamesTest {
 
         assertThat(stores).containsExactly("callbacks", "definitions", "idempotency", "instances", "pending-steps", "processes", "timers",
                 "waiting-starts");
+    }
+
+    @Test
+    void shouldDecideFromTheCommandTopicAlone() {
+        TopologyDescription description = EngineTopology.build(new EngineConfig(Duration.ofMillis(100), new CallbackIds(EngineHarness.SECRET))).describe();
+
+        Set<String> inputs = new TreeSet<>();
+        description.subtopologies().forEach(subtopology -> subtopology.nodes().forEach(node -> {
+            if (node instanceof TopologyDescription.Source source) {
+                inputs.addAll(source.topicSet());
+            }
+        }));
+
+        assertThat(inputs).as("one log per partition: worker results arrive through it too").containsExactly("sop.commands");
     }
 }

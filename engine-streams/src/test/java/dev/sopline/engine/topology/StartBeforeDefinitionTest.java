@@ -88,14 +88,35 @@ class StartBeforeDefinitionTest {
     }
 
     @Test
-    void shouldStartAtOnceWhenTheReplicaAlreadyHoldsANewerVersion() {
+    void shouldStartTheVersionTheSenderSawAtOnceEvenWhenANewerOneIsHere() {
+        // given 1.1 was registered after the sender saw 1.0
         engine.register("two-step.yaml");
         engine.register("two-step-1.1.yaml", twoStepVersion("1.1"));
 
+        // when
         CommandReply reply = engine.send(engine.startCommand(ID, "two-step", INPUTS, "1.0"));
 
+        // then the version is the one the start names, whenever the engine decides (a replay decides the same)
         assertThat(reply.status()).isEqualTo(201);
-        assertThat(engine.instance(ID).version()).isEqualTo("1.1");
+        assertThat(engine.instance(ID).version()).isEqualTo("1.0");
+    }
+
+    @Test
+    void shouldAnswerNotFoundRatherThanStartAnOlderVersionWhenTheSeenVersionNeverArrives() {
+        // given 1.0 is here, and the sender saw 1.1 published
+        engine.register("two-step.yaml");
+        StartInstance start = engine.startCommand(ID, "two-step", INPUTS, "1.1");
+        engine.publish(start);
+
+        // when the wait is over without 1.1
+        engine.advance(WaitingStarts.LIMIT.plusMillis(100));
+
+        // then
+        CommandReply reply = engine.reply(start.commandId()).orElseThrow();
+        assertThat(reply.status()).isEqualTo(404);
+        assertThat(reply.message()).contains("1.1");
+        assertThat(engine.instance(ID)).isNull();
+        assertThat(waitingStarts()).isZero();
     }
 
     @Test

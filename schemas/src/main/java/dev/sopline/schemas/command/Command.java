@@ -10,6 +10,9 @@ import com.fasterxml.jackson.annotation.JsonTypeInfo;
  * <p>Commands about an instance are keyed by instance id, so one instance's commands stay ordered on one
  * partition; process registrations are keyed by {@code <workspace>/<process name>}, so one partition decides
  * whether a version already exists.
+ *
+ * <p>The engine also writes commands to its own topic ({@link FireTimer}, {@link ReleaseStart}, schedule starts):
+ * whatever it decides comes from records in this one log, so replaying the log decides the same things again.
  */
 @JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "command")
 @JsonSubTypes({
@@ -19,9 +22,11 @@ import com.fasterxml.jackson.annotation.JsonTypeInfo;
     @JsonSubTypes.Type(value = CancelInstance.class, name = "cancel_instance"),
     @JsonSubTypes.Type(value = ResolveCallback.class, name = "resolve_callback"),
     @JsonSubTypes.Type(value = ReportStepResult.class, name = "report_step_result"),
-    @JsonSubTypes.Type(value = IdempotentCommand.class, name = "idempotent")
+    @JsonSubTypes.Type(value = IdempotentCommand.class, name = "idempotent"),
+    @JsonSubTypes.Type(value = FireTimer.class, name = "fire_timer"),
+    @JsonSubTypes.Type(value = ReleaseStart.class, name = "release_start")
 })
-public sealed interface Command permits RegisterProcess, InstanceCommand {
+public sealed interface Command permits RegisterProcess, InstanceCommand, FireTimer, ReleaseStart {
 
     /** Correlates the reply; null for commands nobody waits for. */
     String commandId();

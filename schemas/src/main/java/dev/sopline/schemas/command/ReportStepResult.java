@@ -3,7 +3,8 @@ package dev.sopline.schemas.command;
 import dev.sopline.schemas.event.StepResult;
 
 /**
- * A worker's or agent's result read from {@code sop.step-results}. Nobody waits for a reply.
+ * A worker's or agent's result from {@code sop.step-results}, relayed by the engine into its command topic so that
+ * results and commands of one instance are decided in the order of one log. Nobody waits for a reply.
  *
  * @param result the published result
  */

@@ -3,7 +3,7 @@ package dev.sopline.schemas.command;
 import java.util.Map;
 
 /**
- * Start an instance of the latest version of a process.
+ * Start an instance of a process: of the version the sender saw published when it names one, else of the latest.
  *
  * @param commandId correlates the reply
  * @param workspace target workspace
@@ -12,8 +12,9 @@ import java.util.Map;
  * @param inputs start inputs, validated by the engine against the definition it pins
  * @param triggerPayload body of the inbound trigger call, or null
  * @param origin {@code api}, {@code trigger} or {@code schedule}
- * @param seenVersion the latest version the sender saw published, or null; an engine replica that does not hold it
- *     yet waits for it briefly instead of answering 404 or starting an older version
+ * @param seenVersion the latest version the sender saw published, or null; the engine starts exactly this version
+ *     (not whatever is latest when it decides, so a replay decides the same), and a replica that does not hold it
+ *     yet waits for it briefly instead of answering 404 or starting another version
  */
 public record StartInstance(
         String commandId,

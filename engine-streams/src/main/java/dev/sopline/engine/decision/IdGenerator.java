@@ -1,8 +1,0 @@
-package dev.sopline.engine.decision;
-
-/** Mints ULIDs; injected so that decisions stay reproducible in tests. */
-@FunctionalInterface
-public interface IdGenerator {
-
-    String newId();
-}

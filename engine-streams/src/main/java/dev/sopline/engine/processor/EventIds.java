@@ -1,0 +1,42 @@
+package dev.sopline.engine.processor;
+
+import com.github.f4b6a3.ulid.Ulid;
+import dev.sopline.schemas.event.StateChangeEvents;
+import io.cloudevents.core.builder.CloudEventBuilder;
+import io.cloudevents.jackson.JsonFormat;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Instant;
+import java.util.Arrays;
+
+/**
+ * Ids of the events on {@code sop.events}. A replay of the log after a crash publishes the events of a decision again,
+ * and a subscriber that saw the first copy must see the same id, so the id derives from the command's place in the
+ * log (partition and offset) and the event's place among that command's events: a ULID whose time is the event's
+ * time and whose random part is a hash of those.
+ */
+final class EventIds {
+
+    private static final JsonFormat FORMAT = new JsonFormat();
+
+    private EventIds() {}
+
+    static String of(String instanceId, int partition, long offset, int index, Instant time) {
+        String place = instanceId + "\n" + partition + "\n" + offset + "\n" + index;
+        try {
+            byte[] hash = MessageDigest.getInstance("SHA-256").digest(place.getBytes(StandardCharsets.UTF_8));
+            return new Ulid(time.toEpochMilli(), Arrays.copyOf(hash, 10)).toString();
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("Expected the JVM to provide SHA-256", e);
+        }
+    }
+
+    /**
+     * The envelope with its id replaced. {@link StateChangeEvents} mints a random id and takes none, so the envelope
+     * is read and written again here rather than built a second time, to keep one definition of its fields.
+     */
+    static byte[] withId(byte[] envelope, String id) {
+        return FORMAT.serialize(CloudEventBuilder.v1(StateChangeEvents.read(envelope)).withId(id).build());
+    }
+}

@@ -1,0 +1,114 @@
+package dev.sopline.engine.runtime;
+
+import dev.sopline.engine.topology.EngineTopics;
+import dev.sopline.engine.topology.JsonSerde;
+import dev.sopline.schemas.command.Command;
+import dev.sopline.schemas.command.ReportStepResult;
+import dev.sopline.schemas.event.StepResult;
+import dev.sopline.schemas.topic.Topics;
+import java.time.Duration;
+import java.util.Properties;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.streams.CloseOptions;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.errors.LogAndContinueExceptionHandler;
+import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse;
+import org.apache.kafka.streams.processor.api.ContextualProcessor;
+import org.apache.kafka.streams.processor.api.Record;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Copies worker results from the public {@code sop.step-results} into the engine's command topic, as
+ * {@link ReportStepResult} commands keyed by instance id, so the engine decides from one log per partition.
+ *
+ * <p>A Kafka Streams application of its own, at least once and outside the engine's transactions: a result is
+ * forwarded as soon as it is read (no linger), so the relay adds no commit interval to a step's handoff. After a
+ * crash it may copy a result twice; the engine ignores any result that does not answer the step's current, running
+ * attempt, so a repeat of (instance, step, attempt) changes nothing.
+ */
+public final class ResultRelay implements AutoCloseable {
+
+    static final String SOURCE = "step-results-source";
+    static final String RELAY = "step-results-as-commands";
+    static final String SINK = "commands-sink";
+
+    private static final Logger LOG = LoggerFactory.getLogger(ResultRelay.class);
+
+    private final KafkaStreams streams;
+
+    private ResultRelay(KafkaStreams streams) {
+        this.streams = streams;
+    }
+
+    public static Topology topology() {
+        Topology topology = new Topology();
+        topology.addSource(SOURCE, new StringDeserializer(), new JsonSerde<>(StepResult.class).deserializer(), Topics.STEP_RESULTS);
+        topology.addProcessor(RELAY, () -> new ContextualProcessor<String, StepResult, String, Command>() {
+            @Override
+            public void process(Record<String, StepResult> record) {
+                if (record.value() != null) {
+                    ReportStepResult command = new ReportStepResult(record.value());
+                    context().forward(record.withKey(command.key()).withValue(command));
+                }
+            }
+        }, SOURCE);
+        topology.addSink(SINK, EngineTopics.COMMANDS, new StringSerializer(), new JsonSerde<>(Command.class).serializer(), RELAY);
+        return topology;
+    }
+
+    public static ResultRelay start(EngineSettings settings) {
+        KafkaStreams streams = new KafkaStreams(topology(), properties(settings));
+        streams.setUncaughtExceptionHandler(error -> {
+            LOG.error("Result relay thread failed; replacing it", error);
+            return StreamThreadExceptionResponse.REPLACE_THREAD;
+        });
+        streams.start();
+        return new ResultRelay(streams);
+    }
+
+    static Properties properties(EngineSettings settings) {
+        Properties props = new Properties();
+        props.put(StreamsConfig.APPLICATION_ID_CONFIG, settings.applicationId() + "-result-relay");
+        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, settings.bootstrapServers());
+        props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.AT_LEAST_ONCE);
+        // Offsets are committed after the copies are acknowledged; committing often keeps the repeats after a crash few.
+        props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, settings.commitInterval().toMillis());
+        props.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, 1);
+        props.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, (int) settings.replication());
+        props.put(StreamsConfig.STATE_DIR_CONFIG, settings.stateDir().toAbsolutePath().toString());
+        props.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG, LogAndContinueExceptionHandler.class);
+        props.put(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), 0);
+        props.put(StreamsConfig.POLL_MS_CONFIG, 10);
+        // A result published before the relay's group first committed is still copied.
+        props.put(StreamsConfig.consumerPrefix(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG), "earliest");
+        props.put(StreamsConfig.consumerPrefix(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG), 10_000);
+        props.put(StreamsConfig.consumerPrefix(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG), 2_000);
+        return props;
+    }
+
+    public boolean isRunning() {
+        return streams.state() == KafkaStreams.State.RUNNING;
+    }
+
+    public KafkaStreams.State state() {
+        return streams.state();
+    }
+
+    /** Commits what was copied and leaves the group, so another replica's relay takes over at once. */
+    @Override
+    public void close() {
+        streams.close(CloseOptions.groupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP)
+                .withTimeout(Duration.ofSeconds(30)));
+    }
+
+    /** Stops without committing, as a crash would: the results copied since the last commit are copied again. */
+    public void closeAbruptly() {
+        streams.close(Duration.ZERO);
+    }
+}

@@ -1,0 +1,42 @@
+package dev.sopline.engine.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.sopline.engine.runtime.EngineSecret;
+import dev.sopline.engine.runtime.EngineSettings;
+import dev.sopline.engine.topology.EngineTopics;
+import dev.sopline.testing.SharedKafka;
+import java.nio.file.Path;
+import java.util.Map;
+import org.apache.kafka.clients.admin.Admin;
+import org.junit.jupiter.api.Test;
+
+/** Every replica, and every restart, derives callback ids under the same secret. */
+class EngineSecretIT {
+
+    private static EngineSettings settings() {
+        try (Admin admin = Admin.create(Map.<String, Object>of("bootstrap.servers", SharedKafka.bootstrapServers()))) {
+            EngineTopics.ensure(admin, 6, (short) 1);
+        }
+        return EngineSettings.fromEnvironment(Map.of()).withBootstrapServers(SharedKafka.bootstrapServers()).withStateDir(Path.of("unused"));
+    }
+
+    @Test
+    void shouldGenerateTheSecretOnceAndReadTheSameOneEverywhereAfter() {
+        byte[] first = EngineSecret.resolve(settings());
+        byte[] again = EngineSecret.resolve(settings());
+
+        assertThat(first).hasSize(32).isEqualTo(again);
+    }
+
+    @Test
+    void shouldUseTheConfiguredSecretWhenSetAndNeverShowIt() {
+        EngineSettings configured = settings().withEngineSecret("a configured secret of some length");
+
+        assertThat(EngineSecret.resolve(configured)).hasSize(32).isEqualTo(EngineSecret.resolve(configured))
+                .isNotEqualTo(EngineSecret.resolve(settings()));
+        assertThat(configured.toString()).doesNotContain("a configured secret");
+        assertThatThrownBy(() -> EngineSecret.resolve(settings().withEngineSecret("short"))).isInstanceOf(IllegalStateException.class);
+    }
+}

@@ -1,0 +1,70 @@
+package dev.sopline.engine.runtime;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sopline.engine.topology.EngineTopics;
+import dev.sopline.engine.topology.JsonSerde;
+import dev.sopline.schemas.command.Command;
+import dev.sopline.schemas.command.ReportStepResult;
+import dev.sopline.schemas.event.StepResult;
+import dev.sopline.schemas.topic.Topics;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.TestInputTopic;
+import org.apache.kafka.streams.TestOutputTopic;
+import org.apache.kafka.streams.TopologyTestDriver;
+import org.apache.kafka.streams.test.TestRecord;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** Worker results reach the engine as commands on its one log, keyed by instance, at the time they were published. */
+class ResultRelayTest {
+
+    private static final Instant PUBLISHED = Instant.parse("2026-03-02T08:00:01.234Z");
+
+    private final TopologyTestDriver driver = new TopologyTestDriver(ResultRelay.topology(), properties());
+    private final TestInputTopic<String, StepResult> results = driver.createInputTopic(Topics.STEP_RESULTS, new StringSerializer(),
+            new JsonSerde<>(StepResult.class).serializer());
+    private final TestOutputTopic<String, Command> commands = driver.createOutputTopic(EngineTopics.COMMANDS, new StringDeserializer(),
+            new JsonSerde<>(Command.class).deserializer());
+
+    @AfterEach
+    void close() {
+        driver.close();
+    }
+
+    @Test
+    void shouldRelayEachResultAsAReportStepResultCommandKeyedByInstance() {
+        StepResult result = new StepResult("default", "01JA", "charge", 2, Map.of("receipt", "r"), null, null, "worker-1", PUBLISHED);
+
+        results.pipeInput(new TestRecord<>("whatever-the-worker-used", result, PUBLISHED));
+
+        List<TestRecord<String, Command>> relayed = commands.readRecordsToList();
+        assertThat(relayed).hasSize(1);
+        assertThat(relayed.get(0).key()).isEqualTo("01JA");
+        assertThat(relayed.get(0).value()).isEqualTo(new ReportStepResult(result));
+        assertThat(relayed.get(0).getRecordTime()).isEqualTo(PUBLISHED);
+    }
+
+    @Test
+    void shouldRelayARepeatedResultAgainForTheEngineToIgnore() {
+        StepResult result = new StepResult("default", "01JA", "charge", 1, Map.of(), null, null, "worker-1", PUBLISHED);
+
+        results.pipeInput("01JA", result, PUBLISHED);
+        results.pipeInput("01JA", result, PUBLISHED);
+
+        assertThat(commands.readValuesToList()).containsExactly(new ReportStepResult(result), new ReportStepResult(result));
+    }
+
+    private static Properties properties() {
+        Properties props = new Properties();
+        props.put(StreamsConfig.APPLICATION_ID_CONFIG, "relay-test");
+        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
+        return props;
+    }
+}

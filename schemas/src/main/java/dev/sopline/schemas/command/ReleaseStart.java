@@ -1,0 +1,30 @@
+package dev.sopline.schemas.command;
+
+import java.time.Instant;
+
+/**
+ * A start the engine held because it named a process version the replica did not hold yet, written back to the
+ * command topic by the engine once that version is there, or once the wait is over ({@code expired}). The start is
+ * decided when this command is read, so its outcome comes from the log and a replay after a crash decides the same.
+ *
+ * @param start the start as first received: a start, or an idempotent wrapper around one
+ * @param receivedAt the timestamp of the start's own record; the wait is counted from here
+ * @param expired true when the wait is over without the version: the start is answered 404
+ */
+public record ReleaseStart(InstanceCommand start, Instant receivedAt, boolean expired) implements Command {
+
+    @Override
+    public String commandId() {
+        return start.commandId();
+    }
+
+    @Override
+    public String workspace() {
+        return start.workspace();
+    }
+
+    @Override
+    public String key() {
+        return start.key();
+    }
+}
