@@ -2,7 +2,12 @@ package dev.sopline.gateway.security;
 
 import dev.sopline.gateway.api.RequestScope;
 import jakarta.servlet.DispatcherType;
+import dev.sopline.gateway.workspace.PlatformAdministrator;
 import jakarta.servlet.http.HttpServletRequest;
+import java.util.function.Supplier;
+import org.springframework.security.authorization.AuthorizationDecision;
+import org.springframework.security.core.Authentication;
+import org.springframework.security.web.access.intercept.RequestAuthorizationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.security.access.hierarchicalroles.RoleHierarchy;
@@ -55,7 +60,14 @@ public class SecurityConfig {
                                 DispatcherType.INCLUDE).permitAll()
                         // Signed triggers and one-shot callbacks carry their own credential.
                         .requestMatchers("/sop/triggers/**", "/sop/webhooks/**").permitAll();
-                    RouteRoles.RULES.forEach(rule -> routes.requestMatchers(rule.method(), rule.pattern()).hasRole(rule.role().name()));
+                    RouteRoles.RULES.forEach(rule -> {
+                        var route = routes.requestMatchers(rule.method(), rule.pattern());
+                        if (rule.platformOnly()) {
+                            route.access(SecurityConfig::platformAdministrator);
+                        } else {
+                            route.hasRole(rule.role().name());
+                        }
+                    });
                     // The task inbox's files, health, metrics for operators, the OpenAPI document.
                     routes.anyRequest().permitAll();
                 });
@@ -74,6 +86,12 @@ public class SecurityConfig {
             request.setAttribute(RequestScope.TOKEN_RECORD_ATTRIBUTE, token.record());
         });
         return filter;
+    }
+
+    /** Only an {@code admin} token of workspace {@code default} (see {@link PlatformAdministrator}). */
+    private static AuthorizationDecision platformAdministrator(Supplier<? extends Authentication> authentication,
+                                                               RequestAuthorizationContext context) {
+        return new AuthorizationDecision(authentication.get() instanceof TokenAuthentication token && PlatformAdministrator.is(token.record()));
     }
 
     /** No header: no authentication attempt, and the rules answer 401 where a token is needed. */
