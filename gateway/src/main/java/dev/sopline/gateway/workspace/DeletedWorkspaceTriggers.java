@@ -7,15 +7,19 @@ import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
+import org.springframework.boot.security.autoconfigure.web.servlet.SecurityFilterProperties;
+import org.springframework.core.annotation.Order;
 import org.springframework.stereotype.Component;
 import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
  * Signed triggers into a deleted workspace answer 404, as for a process that does not exist: its processes stay
  * registered in the engine, but no new instance may start where nobody can see or cancel it. Triggers carry no
- * token, so the refusal of a deleted workspace's tokens does not reach them.
+ * token, so the refusal of a deleted workspace's tokens does not reach them. Ordered after the rate limits and before
+ * the body is read ({@code RequestBodyFilter}), so a refused trigger costs no buffering.
  */
 @Component
+@Order(SecurityFilterProperties.DEFAULT_FILTER_ORDER + 15)
 public class DeletedWorkspaceTriggers extends OncePerRequestFilter {
 
     private static final String PREFIX = "/sop/triggers/";
