@@ -17,6 +17,7 @@ import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
+import tools.jackson.databind.JsonNode;
 
 /** Who may manage workspaces, the names they may have, and what deleting one does (CONTRACT section 12). */
 class WorkspaceAdministrationIT extends GatewayTestBase {
@@ -96,5 +97,20 @@ class WorkspaceAdministrationIT extends GatewayTestBase {
         assertThat(SopApi.texts(api().get("/workspaces").json(), "name")).doesNotContain(doomed.name());
         assertThat(api().post("/workspaces", Map.of("name", doomed.name())).status()).as("a deleted name is not reused").isEqualTo(409);
         assertThat(api().delete("/workspaces/" + doomed.name()).status()).isEqualTo(404);
+    }
+
+    @Test
+    void shouldDocumentTheWorkspaceOperationsInOpenApi() {
+        JsonNode paths = api().withToken(null).get("/openapi.json").json().path("paths");
+
+        JsonNode create = paths.path("/workspaces").path("post");
+        assertThat(create.path("operationId").asString()).isEqualTo("createWorkspace");
+        assertThat(create.path("summary").asString()).isNotBlank();
+        assertThat(create.path("description").asString()).contains("platform administrator", "Needs a token with role `admin`");
+        assertThat(create.path("responses").propertyNames()).contains("201", "401", "403", "409", "422");
+        assertThat(paths.path("/workspaces").path("get").path("operationId").asString()).isEqualTo("listWorkspaces");
+        JsonNode delete = paths.path("/workspaces/{name}").path("delete");
+        assertThat(delete.path("operationId").asString()).isEqualTo("deleteWorkspace");
+        assertThat(delete.path("responses").propertyNames()).contains("204", "401", "403", "404", "422");
     }
 }
