@@ -1,31 +1,32 @@
 package dev.sopline.gateway.security;
 
 import dev.sopline.gateway.api.RequestScope;
-import jakarta.servlet.DispatcherType;
 import dev.sopline.gateway.workspace.PlatformAdministrator;
+import jakarta.servlet.DispatcherType;
 import jakarta.servlet.http.HttpServletRequest;
 import java.util.function.Supplier;
-import org.springframework.security.authorization.AuthorizationDecision;
-import org.springframework.security.core.Authentication;
-import org.springframework.security.web.access.intercept.RequestAuthorizationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.security.access.hierarchicalroles.RoleHierarchy;
 import org.springframework.security.access.hierarchicalroles.RoleHierarchyImpl;
 import org.springframework.security.authentication.ProviderManager;
+import org.springframework.security.authorization.AuthorizationDecision;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
 import org.springframework.security.config.annotation.web.configuration.EnableWebSecurity;
 import org.springframework.security.config.annotation.web.configurers.AbstractHttpConfigurer;
 import org.springframework.security.config.http.SessionCreationPolicy;
+import org.springframework.security.core.Authentication;
 import org.springframework.security.web.SecurityFilterChain;
 import org.springframework.security.web.access.intercept.AuthorizationFilter;
+import org.springframework.security.web.access.intercept.RequestAuthorizationContext;
 import org.springframework.security.web.authentication.AuthenticationFilter;
 
 /**
  * Who may call what (CONTRACT section 8), as Spring Security's filter chain. Its strict HTTP firewall refuses, before
  * any routing, paths that a servlet container and Spring MVC could read differently ({@code ;} parameters, encoded
  * {@code /} and {@code \}, NUL, dot segments); the token filter authenticates {@code X-SOP-Token}; {@link RouteRoles}
- * maps each route to the least role that may call it, checked before the body is read.
+ * maps each route to the least role that may call it, checked before the body is read; {@code /workspaces} also needs
+ * the platform administrator ({@link PlatformAdministrator}).
  */
 @Configuration
 @EnableWebSecurity
