@@ -7,10 +7,12 @@ import { inboxView } from './inbox.js';
 import { instanceListView } from './instances.js';
 import { instanceView } from './instance.js';
 import { processListView, processView } from './processes.js';
+import { managesWorkspaces, workspaceListView } from './workspaces.js';
 
 const main = document.getElementById('main');
 const nav = document.getElementById('main-nav');
 const signedInAs = document.getElementById('signed-in-as');
+const workspacesNav = document.getElementById('workspaces-nav');
 let disposeView = () => {};
 
 const routes = [
@@ -19,6 +21,7 @@ const routes = [
   [/^\/processes\/([^/]+)$/, (query, name) => processView(main, name)],
   [/^\/instances$/, (query) => instanceListView(main, query)],
   [/^\/instances\/([^/]+)\/([^/]+)$/, (query, process, id) => instanceView(main, process, id)],
+  [/^\/workspaces$/, () => workspaceListView(main)],
 ];
 
 function route() {
@@ -110,12 +113,14 @@ function showCaller(caller) {
     h('span', { 'aria-hidden': 'true' }, ' · '),
     h('span', { class: 'visually-hidden' }, ', with the role '), h('span', { class: 'role' }, caller.role));
   signedInAs.hidden = false;
+  workspacesNav.hidden = !managesWorkspaces();
 }
 
 function forgetCaller() {
   signedIn.clear();
   signedInAs.replaceChildren();
   signedInAs.hidden = true;
+  workspacesNav.hidden = true;
 }
 
 /**

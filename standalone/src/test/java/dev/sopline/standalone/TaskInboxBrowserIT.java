@@ -32,7 +32,7 @@ import org.springframework.context.ConfigurableApplicationContext;
  * The task inbox in a real headless Chromium against the platform as the standalone launcher wires it (gateway, engine
  * and the judgment worker with its offline local agent) on the embedded broker: a person who never used the API signs in, registers a process, starts an instance, resolves a form and an
  * escalated judgment from the inbox, and watches the instance complete without reloading. A person with a viewer token
- * sees their role and no control their role may not use.
+ * sees their role and no control their role may not use. The platform administrator creates a workspace from the page.
  */
 class TaskInboxBrowserIT {
 
@@ -154,6 +154,7 @@ class TaskInboxBrowserIT {
         Files.writeString(processFile, PROCESS);
         String ui = "http://localhost:" + port + "/ui/";
         String instanceId;
+        String newWorkspaceToken;
 
         try (Browser inbox = Browser.open(executables)) {
             // Sign in, with the keyboard: a wrong token first.
@@ -266,7 +267,19 @@ class TaskInboxBrowserIT {
             WebElement row = inbox.visible(By.cssSelector("tr[data-instance='" + instanceId + "']"));
             assertThat(row.getText()).contains("purchase-request", "completed");
             inbox.screenshot("09-instances");
+
+            // The platform administrator makes a workspace for another team; its admin token is shown once.
+            inbox.driver().findElement(By.linkText("Workspaces")).click();
+            inbox.visible(By.id("workspace-name")).sendKeys("inbox-team", Keys.ENTER);
+            inbox.waitForText(By.id("new-token-heading"), "Workspace inbox-team created");
+            assertThat(inbox.driver().findElement(By.id("main")).getText()).contains("shown only this once");
+            inbox.visible(By.cssSelector("tr[data-workspace='inbox-team']"));
+            assertEveryControlIsLabelled(inbox);
+            inbox.screenshot("11-workspace-created");
+            newWorkspaceToken = inbox.driver().findElement(By.id("new-workspace-token")).getAttribute("value");
         }
+
+        assertThat(api().withToken(newWorkspaceToken).get("/sop/token").json().path("workspace").asString()).isEqualTo("inbox-team");
 
         assertThat(api().get("/sop/purchase-request/" + instanceId).json().path("outputs").path("within_policy").asString())
                 .isEqualTo("yes");
@@ -285,6 +298,7 @@ class TaskInboxBrowserIT {
             browser.visible(By.id("token")).sendKeys(viewerToken, Keys.ENTER);
             browser.waitForText(By.id("signed-in-as"), "viewer");
             assertThat(browser.driver().findElement(By.id("signed-in-as")).getText()).contains("default", "viewer");
+            assertThat(browser.driver().findElement(By.id("workspaces-nav")).isDisplayed()).as("workspaces are the administrator's").isFalse();
 
             // The step is shown, but its Submit is disabled and says why, to sighted and screen-reader users alike.
             WebElement card = browser.visible(task(instanceId, "review"));

@@ -1,8 +1,8 @@
 package dev.sopline.gateway.api;
 
+import dev.sopline.gateway.auth.IssuedToken;
 import dev.sopline.gateway.auth.Role;
-import dev.sopline.gateway.auth.TokenHashing;
-import dev.sopline.gateway.auth.TokenIds;
+import dev.sopline.gateway.auth.TokenIssuer;
 import dev.sopline.gateway.auth.TokenRecord;
 import dev.sopline.gateway.auth.TokenRegistry;
 import dev.sopline.gateway.web.ApiException;
@@ -36,10 +36,12 @@ public class TokenController {
     private static final int MAX_NAME_LENGTH = 200;
 
     private final TokenRegistry tokens;
+    private final TokenIssuer issuer;
     private final RequestScope scope;
 
-    public TokenController(TokenRegistry tokens, RequestScope scope) {
+    public TokenController(TokenRegistry tokens, TokenIssuer issuer, RequestScope scope) {
         this.tokens = tokens;
+        this.issuer = issuer;
         this.scope = scope;
     }
 
@@ -52,19 +54,9 @@ public class TokenController {
         }
         Role role = role(json.get("role"));
         Instant now = Instant.now();
-        Instant expiresAt = cappedToCreator(requestedExpiry(json.get("expires_at"), now), scope.token(request));
-        String secret = TokenHashing.newSecret();
-        TokenRecord record = new TokenRecord(TokenIds.next(), scope.workspace(request), name.asString(), TokenHashing.hashHex(secret), now,
-                expiresAt, null, role);
-        tokens.save(record);
-        Map<String, Object> created = new LinkedHashMap<>();
-        created.put("id", record.id());
-        created.put("name", record.name());
-        created.put("role", role.wireName());
-        created.put("token", secret);
-        created.put("created_at", record.createdAt().toString());
-        created.put("expires_at", expiresAt == null ? null : expiresAt.toString());
-        return ResponseEntity.status(201).body(created);
+        IssuedToken issued = issuer.issue(scope.workspace(request), name.asString(), role, requestedExpiry(json.get("expires_at"), now),
+                scope.token(request), now);
+        return ResponseEntity.status(201).body(issued.body());
     }
 
     @GetMapping("/workspace/tokens")
@@ -114,15 +106,6 @@ public class TokenController {
             throw invalid("expires_at", ViolationCode.INVALID_TYPE, "Expected 'expires_at' to be in the future");
         }
         return expiresAt;
-    }
-
-    /** A token cannot hand out more time than it has itself: the creator's expiry caps the new one's. */
-    private static Instant cappedToCreator(Instant requested, TokenRecord creator) {
-        Instant limit = creator == null ? null : creator.expiresAt();
-        if (limit == null) {
-            return requested;
-        }
-        return requested == null || requested.isAfter(limit) ? limit : requested;
     }
 
     private Map<String, Object> listed(TokenRecord record) {

@@ -65,6 +65,14 @@ public class JsonSecurityErrors implements AuthenticationEntryPoint, Authenticat
     @Override
     public void handle(HttpServletRequest request, HttpServletResponse response, AccessDeniedException e) throws IOException {
         Object token = request.getAttribute(RequestScope.TOKEN_RECORD_ATTRIBUTE);
+        if (request.getServletPath().startsWith("/workspaces")) {
+            String whose = token instanceof TokenRecord record
+                    ? " is a token of workspace '" + record.workspace() + "' with role " + record.effectiveRole().wireName()
+                    : " is not";
+            ErrorResponses.write(response, 403, HttpErrorCodes.FORBIDDEN, "Expected the platform administrator's token (an admin "
+                    + "token of workspace 'default'), but this" + whose + "; workspaces are managed by the platform administrator only");
+            return;
+        }
         String role = token instanceof TokenRecord record ? " (" + record.effectiveRole().wireName() + ")" : "";
         ErrorResponses.write(response, 403, HttpErrorCodes.FORBIDDEN,
                 "Expected a token whose role allows " + request.getMethod() + " " + request.getServletPath()

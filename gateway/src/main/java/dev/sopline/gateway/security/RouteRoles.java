@@ -17,8 +17,13 @@ public final class RouteRoles {
      * @param method the method it applies to, or null for every method
      * @param pattern a path pattern as Spring MVC reads them
      * @param role the least role that may call it
+     * @param platformOnly whether the token must also be the platform administrator's ({@code admin} of {@code default})
      */
-    public record Rule(HttpMethod method, String pattern, Role role) {
+    public record Rule(HttpMethod method, String pattern, Role role, boolean platformOnly) {
+
+        public Rule(HttpMethod method, String pattern, Role role) {
+            this(method, pattern, role, false);
+        }
 
         boolean matches(HttpMethod requestMethod, String path) {
             return (method == null || method.equals(requestMethod))
@@ -29,6 +34,7 @@ public final class RouteRoles {
     private static final PathPatternParser PARSER = new PathPatternParser();
 
     public static final List<Rule> RULES = List.of(
+            new Rule(null, "/workspaces/**", Role.ADMIN, true),
             new Rule(null, "/workspace/**", Role.ADMIN),
             new Rule(HttpMethod.POST, "/sop/*/*/steps/*/submit", Role.WORKER),
             new Rule(HttpMethod.GET, "/sop/**", Role.VIEWER),

@@ -1,26 +1,32 @@
 package dev.sopline.gateway.security;
 
 import dev.sopline.gateway.api.RequestScope;
+import dev.sopline.gateway.workspace.PlatformAdministrator;
 import jakarta.servlet.DispatcherType;
 import jakarta.servlet.http.HttpServletRequest;
+import java.util.function.Supplier;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.security.access.hierarchicalroles.RoleHierarchy;
 import org.springframework.security.access.hierarchicalroles.RoleHierarchyImpl;
 import org.springframework.security.authentication.ProviderManager;
+import org.springframework.security.authorization.AuthorizationDecision;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
 import org.springframework.security.config.annotation.web.configuration.EnableWebSecurity;
 import org.springframework.security.config.annotation.web.configurers.AbstractHttpConfigurer;
 import org.springframework.security.config.http.SessionCreationPolicy;
+import org.springframework.security.core.Authentication;
 import org.springframework.security.web.SecurityFilterChain;
 import org.springframework.security.web.access.intercept.AuthorizationFilter;
+import org.springframework.security.web.access.intercept.RequestAuthorizationContext;
 import org.springframework.security.web.authentication.AuthenticationFilter;
 
 /**
  * Who may call what (CONTRACT section 8), as Spring Security's filter chain. Its strict HTTP firewall refuses, before
  * any routing, paths that a servlet container and Spring MVC could read differently ({@code ;} parameters, encoded
  * {@code /} and {@code \}, NUL, dot segments); the token filter authenticates {@code X-SOP-Token}; {@link RouteRoles}
- * maps each route to the least role that may call it, checked before the body is read.
+ * maps each route to the least role that may call it, checked before the body is read; {@code /workspaces} also needs
+ * the platform administrator ({@link PlatformAdministrator}).
  */
 @Configuration
 @EnableWebSecurity
@@ -55,7 +61,14 @@ public class SecurityConfig {
                                 DispatcherType.INCLUDE).permitAll()
                         // Signed triggers and one-shot callbacks carry their own credential.
                         .requestMatchers("/sop/triggers/**", "/sop/webhooks/**").permitAll();
-                    RouteRoles.RULES.forEach(rule -> routes.requestMatchers(rule.method(), rule.pattern()).hasRole(rule.role().name()));
+                    RouteRoles.RULES.forEach(rule -> {
+                        var route = routes.requestMatchers(rule.method(), rule.pattern());
+                        if (rule.platformOnly()) {
+                            route.access(SecurityConfig::platformAdministrator);
+                        } else {
+                            route.hasRole(rule.role().name());
+                        }
+                    });
                     // The task inbox's files, health, metrics for operators, the OpenAPI document.
                     routes.anyRequest().permitAll();
                 });
@@ -74,6 +87,12 @@ public class SecurityConfig {
             request.setAttribute(RequestScope.TOKEN_RECORD_ATTRIBUTE, token.record());
         });
         return filter;
+    }
+
+    /** Only an {@code admin} token of workspace {@code default} (see {@link PlatformAdministrator}). */
+    private static AuthorizationDecision platformAdministrator(Supplier<? extends Authentication> authentication,
+                                                               RequestAuthorizationContext context) {
+        return new AuthorizationDecision(authentication.get() instanceof TokenAuthentication token && PlatformAdministrator.is(token.record()));
     }
 
     /** No header: no authentication attempt, and the rules answer 401 where a token is needed. */
