@@ -129,6 +129,34 @@ class ProcessFilesTest {
     }
 
     @Test
+    void shouldBindOutputLabelsWhenDeclared() {
+        // given
+        String yaml = """
+                engine: "0.1"
+                process:
+                  name: review
+                  version: "1.0"
+                  outputs:
+                    - name: decision
+                      label: Final decision
+                  steps:
+                    - id: review
+                      type: form
+                      outputs:
+                        - name: decision
+                          label: Manager's decision
+                        - name: comment
+                """;
+
+        // when
+        ProcessDefinition process = loaded(yaml.getBytes(StandardCharsets.UTF_8)).process();
+
+        // then
+        assertThat(process.outputs().get(0).label()).isEqualTo("Final decision");
+        assertThat(process.steps().get(0).outputs()).extracting(OutputDeclaration::label).containsExactly("Manager's decision", null);
+    }
+
+    @Test
     void shouldBindScheduleTriggerWhenDeclared() {
         // when
         ProcessDefinition process = loaded(fixture("daily-report.yaml")).process();

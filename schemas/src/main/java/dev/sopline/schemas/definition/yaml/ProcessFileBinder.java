@@ -34,9 +34,9 @@ final class ProcessFileBinder {
     private static final Set<String> TRIGGER_FIELDS = Set.of("type", "cron", "timezone", "inputs", "auth");
     private static final Set<String> AUTH_FIELDS = Set.of("secret_env", "header", "prefix", "encoding", "delivery_header");
     private static final Set<String> INPUT_FIELDS = Set.of("name", "type", "required", "values", "description");
-    private static final Set<String> OUTPUT_FIELDS = Set.of("name", "type", "values", "value", "description");
+    private static final Set<String> OUTPUT_FIELDS = Set.of("name", "type", "values", "value", "description", "label");
     /** A step's outputs may also say whether a submit must carry them; the process's outputs are never submitted. */
-    private static final Set<String> STEP_OUTPUT_FIELDS = Set.of("name", "type", "values", "value", "description", "required");
+    private static final Set<String> STEP_OUTPUT_FIELDS = Set.of("name", "type", "values", "value", "description", "label", "required");
     private static final Set<String> STEP_FIELDS =
             Set.of("id", "name", "type", "timeout", "run", "inputs", "outputs", "judgment", "retry");
     private static final Set<String> JUDGMENT_FIELDS = Set.of("allow_agent", "confidence_threshold", "escalate_to", "instructions");
@@ -130,7 +130,7 @@ final class ProcessFileBinder {
         FieldType type = fieldType(map, item.path());
         Boolean required = reader.bool(map, item.path(), "required");
         return new OutputDeclaration(name, type, values(map, item.path()), map.get("value"),
-                reader.string(map, item.path(), "description", false), required);
+                reader.string(map, item.path(), "description", false), reader.string(map, item.path(), "label", false), required);
     }
 
     private StepDefinition step(Item item) {

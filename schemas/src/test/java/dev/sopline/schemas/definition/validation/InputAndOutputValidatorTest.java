@@ -73,7 +73,7 @@ class InputAndOutputValidatorTest {
         // given
         List<OutputDeclaration> outputs = List.of(
                 new OutputDeclaration("decision", FieldType.ENUM, List.of("approved", "rejected"), null, null),
-                new OutputDeclaration("comment", FieldType.STRING, List.of(), null, null, false));
+                new OutputDeclaration("comment", FieldType.STRING, List.of(), null, null, null, false));
 
         // when
         List<Violation> withoutComment = OutputValidator.validate(outputs, Map.of("decision", "approved"));
