@@ -27,7 +27,7 @@ final class YamlSyntaxErrors {
 
     static Violation describe(MarkedYAMLException error, String text, LoaderOptions options) {
         String context = String.valueOf(error.getContext());
-        String problem = String.valueOf(error.getProblem());
+        String problem = error.getProblem() != null ? error.getProblem() : String.valueOf(error.getMessage()).lines().findFirst().orElse("");
         Mark opened = error.getContextMark();
         Mark failed = error.getProblemMark() != null ? error.getProblemMark() : opened;
 
