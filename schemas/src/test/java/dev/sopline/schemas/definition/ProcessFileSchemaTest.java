@@ -24,6 +24,16 @@ class ProcessFileSchemaTest {
         }
     }
 
+    @Test
+    void shouldBeAValidDraft202012Schema() throws IOException {
+        com.networknt.schema.Schema metaSchema = com.networknt.schema.SchemaRegistry.withDefaultDialect(
+                        com.networknt.schema.SpecificationVersion.DRAFT_2020_12)
+                .getSchema(com.networknt.schema.SchemaLocation.of("https://json-schema.org/draft/2020-12/schema"));
+        try (java.io.InputStream in = ProcessFileSchemaTest.class.getResourceAsStream("/schemas/process-file.schema.json")) {
+            assertThat(metaSchema.validate(dev.sopline.schemas.json.Json.mapper().readTree(in))).isEmpty();
+        }
+    }
+
     @ParameterizedTest
     @MethodSource("validFiles")
     void shouldAcceptEveryExampleAndValidFixture(Path file) throws IOException {
