@@ -2,8 +2,15 @@ package dev.sopline.schemas.definition;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.networknt.schema.Schema;
+import com.networknt.schema.SchemaLocation;
+import com.networknt.schema.SchemaRegistry;
+import com.networknt.schema.SpecificationVersion;
 import dev.sopline.schemas.definition.validation.ReservedEnvironmentNames;
+import dev.sopline.schemas.json.Json;
 import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -26,11 +33,10 @@ class ProcessFileSchemaTest {
 
     @Test
     void shouldBeAValidDraft202012Schema() throws IOException {
-        com.networknt.schema.Schema metaSchema = com.networknt.schema.SchemaRegistry.withDefaultDialect(
-                        com.networknt.schema.SpecificationVersion.DRAFT_2020_12)
-                .getSchema(com.networknt.schema.SchemaLocation.of("https://json-schema.org/draft/2020-12/schema"));
-        try (java.io.InputStream in = ProcessFileSchemaTest.class.getResourceAsStream("/schemas/process-file.schema.json")) {
-            assertThat(metaSchema.validate(dev.sopline.schemas.json.Json.mapper().readTree(in))).isEmpty();
+        Schema metaSchema = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12)
+                .getSchema(SchemaLocation.of("https://json-schema.org/draft/2020-12/schema"));
+        try (InputStream in = ProcessFileSchemaTest.class.getResourceAsStream("/schemas/process-file.schema.json")) {
+            assertThat(metaSchema.validate(Json.mapper().readTree(in))).isEmpty();
         }
     }
 
@@ -80,7 +86,7 @@ class ProcessFileSchemaTest {
         "engine: \"0.1\"\nprocess:\n  name: p\n  version: \"1.0\"\n  outputs:\n    - name: x\n      required: false\n  steps:\n    - id: a\n      type: form\n      outputs:\n        - name: x\n",
     })
     void shouldRefuseFileWhoseShapeIsInvalid(String yaml) {
-        assertThat(ProcessFiles.load(yaml.getBytes(java.nio.charset.StandardCharsets.UTF_8))).isInstanceOf(ProcessFiles.Invalid.class);
+        assertThat(ProcessFiles.load(yaml.getBytes(StandardCharsets.UTF_8))).isInstanceOf(ProcessFiles.Invalid.class);
         assertThat(ProcessFileSchema.errors(yaml)).as(yaml).isNotEmpty();
     }
 
@@ -118,7 +124,7 @@ class ProcessFileSchemaTest {
                         - name: comment
                           required: false
                 """;
-        assertThat(ProcessFiles.load(yaml.getBytes(java.nio.charset.StandardCharsets.UTF_8))).isInstanceOf(ProcessFiles.Loaded.class);
+        assertThat(ProcessFiles.load(yaml.getBytes(StandardCharsets.UTF_8))).isInstanceOf(ProcessFiles.Loaded.class);
         assertThat(ProcessFileSchema.errors(yaml)).isEmpty();
     }
 
