@@ -605,4 +605,40 @@ class DefinitionViolationsTest {
         String field = setting.substring(0, setting.indexOf(':'));
         assertViolation(only(violations), "process.steps[0].retry." + field, "out_of_range", 9, 17 + field.length());
     }
+
+    @Test
+    void shouldReportInvalidTypeWhenOutputRequiredIsText() {
+        List<Violation> violations = violations("""
+                engine: "0.1"
+                process:
+                  name: p
+                  version: "1.0"
+                  steps:
+                    - id: a
+                      type: form
+                      outputs:
+                        - name: comment
+                          required: "no"
+                """);
+        assertViolation(only(violations), "process.steps[0].outputs[0].required", "invalid_type", 10, 21);
+    }
+
+    @Test
+    void shouldReportUnknownFieldWhenAProcessOutputSaysRequired() {
+        List<Violation> violations = violations("""
+                engine: "0.1"
+                process:
+                  name: p
+                  version: "1.0"
+                  outputs:
+                    - name: comment
+                      required: false
+                  steps:
+                    - id: a
+                      type: form
+                      outputs:
+                        - name: comment
+                """);
+        assertViolation(only(violations), "process.outputs[0].required", "unknown_field", 7, 17);
+    }
 }

@@ -100,6 +100,63 @@ class ProcessFilesTest {
     }
 
     @Test
+    void shouldBindStepOutputAsOptionalOnlyWhenItSaysRequiredFalse() {
+        // given
+        String yaml = """
+                engine: "0.1"
+                process:
+                  name: review
+                  version: "1.0"
+                  steps:
+                    - id: review
+                      type: form
+                      outputs:
+                        - name: decision
+                        - name: comment
+                          required: false
+                        - name: reviewer
+                          required: true
+                """;
+
+        // when
+        List<OutputDeclaration> outputs = loaded(yaml.getBytes(StandardCharsets.UTF_8)).process().steps().get(0).outputs();
+
+        // then
+        assertThat(outputs).extracting(OutputDeclaration::name, OutputDeclaration::required).containsExactly(
+                org.assertj.core.groups.Tuple.tuple("decision", true),
+                org.assertj.core.groups.Tuple.tuple("comment", false),
+                org.assertj.core.groups.Tuple.tuple("reviewer", true));
+    }
+
+    @Test
+    void shouldBindOutputLabelsWhenDeclared() {
+        // given
+        String yaml = """
+                engine: "0.1"
+                process:
+                  name: review
+                  version: "1.0"
+                  outputs:
+                    - name: decision
+                      label: Final decision
+                  steps:
+                    - id: review
+                      type: form
+                      outputs:
+                        - name: decision
+                          label: Manager's decision
+                        - name: comment
+                """;
+
+        // when
+        ProcessDefinition process = loaded(yaml.getBytes(StandardCharsets.UTF_8)).process();
+
+        // then
+        assertThat(process.outputs().get(0).label()).isEqualTo("Final decision");
+        assertThat(process.steps().get(0).outputs()).extracting(OutputDeclaration::label).containsExactly("Manager's decision", null);
+    }
+
+    @Test
     void shouldBindScheduleTriggerWhenDeclared() {
         // when
         ProcessDefinition process = loaded(fixture("daily-report.yaml")).process();

@@ -66,7 +66,7 @@ class EventContractsTest {
     static StepReady fullStepReady() {
         return new StepReady("default", INSTANCE_ID, "triage", "1.0", "classify", "Classify", StepType.JUDGMENT, "triage.classify", 1,
                 Map.of("ticket", "Server down", "count", 3),
-                List.of(new OutputDeclaration("urgency", FieldType.ENUM, List.of("low", "high"), null, "How urgent")),
+                List.of(new OutputDeclaration("urgency", FieldType.ENUM, List.of("low", "high"), null, "How urgent", "Urgency", false)),
                 new JudgmentSettings(true, 0.8, "human", "Decide how urgent"), CALLBACK_ID, NOW.plusSeconds(3600), NOW);
     }
 

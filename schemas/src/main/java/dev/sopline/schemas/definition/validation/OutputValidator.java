@@ -8,8 +8,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Checks the outputs submitted for a step: every declared output without a {@code value} expression is required,
- * types and enum values are respected, and nothing else may be submitted. The details of {@code invalid_outputs}.
+ * Checks the outputs submitted for a step: every declared output without a {@code value} expression is required
+ * unless declared {@code required: false}, types and enum values are respected, and nothing else may be submitted. The details of {@code invalid_outputs}.
  */
 public final class OutputValidator {
 
@@ -24,6 +24,9 @@ public final class OutputValidator {
             String field = "outputs." + declaration.name();
             Object value = outputs.get(declaration.name());
             if (value == null) {
+                if (!declaration.required()) {
+                    continue;
+                }
                 violations.add(Violation.of(field, ViolationCode.REQUIRED, "Expected output '%s' to be present".formatted(declaration.name())));
                 continue;
             }

@@ -34,7 +34,9 @@ final class ProcessFileBinder {
     private static final Set<String> TRIGGER_FIELDS = Set.of("type", "cron", "timezone", "inputs", "auth");
     private static final Set<String> AUTH_FIELDS = Set.of("secret_env", "header", "prefix", "encoding", "delivery_header");
     private static final Set<String> INPUT_FIELDS = Set.of("name", "type", "required", "values", "description");
-    private static final Set<String> OUTPUT_FIELDS = Set.of("name", "type", "values", "value", "description");
+    private static final Set<String> OUTPUT_FIELDS = Set.of("name", "type", "values", "value", "description", "label");
+    /** A step's outputs may also say whether a submit must carry them; the process's outputs are never submitted. */
+    private static final Set<String> STEP_OUTPUT_FIELDS = Set.of("name", "type", "values", "value", "description", "label", "required");
     private static final Set<String> STEP_FIELDS =
             Set.of("id", "name", "type", "timeout", "run", "inputs", "outputs", "judgment", "retry");
     private static final Set<String> JUDGMENT_FIELDS = Set.of("allow_agent", "confidence_threshold", "escalate_to", "instructions");
@@ -74,7 +76,7 @@ final class ProcessFileBinder {
                 reader.string(map, path, "description", false),
                 reader.map(map.get("trigger"), child(path, "trigger"), false).map(this::trigger).orElse(Trigger.API),
                 items(map.get("inputs"), child(path, "inputs"), false).stream().map(this::input).toList(),
-                items(map.get("outputs"), child(path, "outputs"), false).stream().map(this::output).toList(),
+                items(map.get("outputs"), child(path, "outputs"), false).stream().map(this::processOutput).toList(),
                 items(map.get("steps"), child(path, "steps"), true).stream().map(this::step).toList());
     }
 
@@ -110,16 +112,25 @@ final class ProcessFileBinder {
                 values(map, item.path()), reader.string(map, item.path(), "description", false));
     }
 
-    private OutputDeclaration output(Item item) {
+    private OutputDeclaration processOutput(Item item) {
+        return output(item, OUTPUT_FIELDS);
+    }
+
+    private OutputDeclaration stepOutput(Item item) {
+        return output(item, STEP_OUTPUT_FIELDS);
+    }
+
+    private OutputDeclaration output(Item item, Set<String> known) {
         if (item.map() == null) {
             return new OutputDeclaration(null, FieldType.STRING, List.of(), null, null);
         }
         Map<String, Object> map = item.map();
-        reader.rejectUnknownKeys(map, item.path(), OUTPUT_FIELDS);
+        reader.rejectUnknownKeys(map, item.path(), known);
         String name = reader.string(map, item.path(), "name", true);
         FieldType type = fieldType(map, item.path());
+        Boolean required = reader.bool(map, item.path(), "required");
         return new OutputDeclaration(name, type, values(map, item.path()), map.get("value"),
-                reader.string(map, item.path(), "description", false));
+                reader.string(map, item.path(), "description", false), reader.string(map, item.path(), "label", false), required);
     }
 
     private StepDefinition step(Item item) {
@@ -133,7 +144,7 @@ final class ProcessFileBinder {
         StepType type = reader.oneOf(map, path, "type", true, StepType.wireNames(), StepType::fromWireName);
         Map<String, Object> inputs = reader.map(map.get("inputs"), child(path, "inputs"), false).orElse(Map.of());
         List<OutputDeclaration> outputs =
-                items(map.get("outputs"), child(path, "outputs"), false).stream().map(this::output).toList();
+                items(map.get("outputs"), child(path, "outputs"), false).stream().map(this::stepOutput).toList();
         JudgmentSettings judgment = reader.map(map.get("judgment"), child(path, "judgment"), false)
                 .map(settings -> judgment(settings, child(path, "judgment"))).orElse(null);
         RetryPolicy retry = reader.map(map.get("retry"), child(path, "retry"), false)

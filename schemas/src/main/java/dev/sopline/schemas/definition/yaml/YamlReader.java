@@ -73,7 +73,7 @@ public final class YamlReader {
         try {
             root = new Yaml(options).compose(new StringReader(text));
         } catch (MarkedYAMLException e) {
-            return unreadable(syntaxError(e));
+            return unreadable(syntaxError(e, text, options));
         } catch (YAMLException e) {
             return unreadable(limitOrSyntax(e));
         } catch (StackOverflowError e) {
@@ -105,7 +105,7 @@ public final class YamlReader {
         return new Unreadable(List.of(violation));
     }
 
-    private static Violation syntaxError(MarkedYAMLException e) {
+    private static Violation syntaxError(MarkedYAMLException e, String text, LoaderOptions options) {
         Mark mark = e.getProblemMark() != null ? e.getProblemMark() : e.getContextMark();
         String problem = e.getProblem() != null ? e.getProblem() : e.getMessage();
         if (problem != null && (problem.contains("Nesting Depth") || problem.contains("aliases"))) {
@@ -116,8 +116,7 @@ public final class YamlReader {
                     "Expected plain YAML values, but found a tag that names a class: " + firstLine(problem));
             return mark == null ? refused : refused.at(new SourcePosition(mark.getLine() + 1, mark.getColumn() + 1));
         }
-        Violation violation = Violation.of("", ViolationCode.SYNTAX_ERROR, "Expected valid YAML, but " + firstLine(problem));
-        return mark == null ? violation : violation.at(new SourcePosition(mark.getLine() + 1, mark.getColumn() + 1));
+        return YamlSyntaxErrors.describe(e, text, options);
     }
 
     private static Violation limitOrSyntax(YAMLException e) {

@@ -67,4 +67,29 @@ class InputAndOutputValidatorTest {
         List<OutputDeclaration> outputs = List.of(new OutputDeclaration("decision", FieldType.ENUM, List.of("approved", "rejected"), null, null));
         assertThat(OutputValidator.validate(outputs, Map.of("decision", "approved"))).isEmpty();
     }
+
+    @Test
+    void shouldAcceptSubmitWithoutAnOutputDeclaredNotRequired() {
+        // given
+        List<OutputDeclaration> outputs = List.of(
+                new OutputDeclaration("decision", FieldType.ENUM, List.of("approved", "rejected"), null, null),
+                new OutputDeclaration("comment", FieldType.STRING, List.of(), null, null, null, false));
+
+        // when
+        List<Violation> withoutComment = OutputValidator.validate(outputs, Map.of("decision", "approved"));
+        List<Violation> withoutDecision = OutputValidator.validate(outputs, Map.of("comment", "fine"));
+        List<Violation> commentOfWrongType = OutputValidator.validate(outputs, Map.of("decision", "approved", "comment", 3));
+
+        // then
+        assertThat(withoutComment).isEmpty();
+        assertThat(withoutDecision).extracting(Violation::field, Violation::code).containsExactly(tuple("outputs.decision", "required"));
+        assertThat(commentOfWrongType).extracting(Violation::field, Violation::code).containsExactly(tuple("outputs.comment", "invalid_type"));
+    }
+
+    @Test
+    void shouldKeepAnOutputRequiredWhenReadFromJsonWrittenBeforeTheFieldExisted() {
+        OutputDeclaration declaration = dev.sopline.schemas.json.Json.mapper()
+                .readValue("{\"name\":\"decision\",\"type\":\"string\"}", OutputDeclaration.class);
+        assertThat(declaration.required()).isTrue();
+    }
 }
