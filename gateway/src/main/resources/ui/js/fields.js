@@ -9,14 +9,12 @@ let nextId = 0;
 
 /**
  * Builds the fields of a form.
- * @param declarations [{name, type, values, required}]
+ * @param declarations [{name, type, values, required, label}]: step outputs say `required` themselves
  * @param prefix 'inputs' or 'outputs': how the gateway names the fields in error details
  * @param initial values to fill in (for example an agent's proposal)
- * @param allRequired true when every field must be given (a step's outputs)
  */
-export function formFields(declarations, { prefix, initial = {}, allRequired = false }) {
-  const fields = declarations.map((declaration) => field(declaration, initial[declaration.name],
-    allRequired || declaration.required === true));
+export function formFields(declarations, { prefix, initial = {} }) {
+  const fields = declarations.map((declaration) => field(declaration, initial[declaration.name], declaration.required === true));
   return {
     elements: fields.map((f) => f.element),
 
@@ -73,7 +71,7 @@ function field(declaration, initialValue, required) {
   const errorId = `${id}-error`;
   const hintId = `${id}-hint`;
   const error = h('p', { class: 'field-error', id: errorId, hidden: true });
-  const label = declaration.name.replace(/[_-]+/g, ' ');
+  const label = declaration.label || declaration.name.replace(/[_-]+/g, ' ');
   const hint = hintFor(declaration);
   const control = controlFor(declaration, id, label, required, initialValue, hint ? hintId : null);
 

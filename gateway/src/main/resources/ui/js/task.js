@@ -18,7 +18,7 @@ export const stepLabel = (pending) => pending.name || pending.step_id;
 export function taskCard(pending, { onDone, headingLevel = 'h2' }) {
   const headingId = `task-${pending.instance_id}-${pending.step_id}`;
   const fields = formFields((pending.outputs || []).filter((output) => output.value === undefined || output.value === null),
-    { prefix: 'outputs', initial: pending.proposal || {}, allRequired: true });
+    { prefix: 'outputs', initial: pending.proposal || {} });
   const formError = h('p', { class: 'form-error', role: 'alert', hidden: true });
   // A token that may not resolve steps still sees what the step asks, with the reason it cannot answer.
   const mayResolve = allows('submit');
