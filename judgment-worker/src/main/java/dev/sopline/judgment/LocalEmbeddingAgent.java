@@ -26,7 +26,18 @@ public final class LocalEmbeddingAgent implements JudgmentAgent {
     private final EmbeddingModel embeddings;
 
     public LocalEmbeddingAgent() {
-        this(new AllMiniLmL6V2QuantizedEmbeddingModel());
+        this(loadModel());
+    }
+
+    /** The model runs on native code that the standalone jar ships for some platforms only: say what to do elsewhere. */
+    private static EmbeddingModel loadModel() {
+        try {
+            return new AllMiniLmL6V2QuantizedEmbeddingModel();
+        } catch (RuntimeException | LinkageError e) {
+            throw new IllegalStateException(("The offline judgment agent cannot run on %s %s (%s): set SOP_LLM_PROVIDER to "
+                    + "openai, anthropic or ollama, or SOP_JUDGMENT_WORKER=false").formatted(System.getProperty("os.name"),
+                    System.getProperty("os.arch"), e), e);
+        }
     }
 
     LocalEmbeddingAgent(EmbeddingModel embeddings) {
