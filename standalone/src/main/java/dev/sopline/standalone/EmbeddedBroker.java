@@ -50,11 +50,6 @@ public final class EmbeddedBroker implements AutoCloseable {
         props.put("group.initial.rebalance.delay.ms", "0");
         props.put("auto.create.topics.enable", "false");
         props.put("num.partitions", "1");
-        // After a kill -9 the controller, replaying its log, holds the dead broker's registration and refuses the new one
-        // (DUPLICATE_BROKER_REGISTRATION) until that session times out: 9 s by default, the larger part of a restart.
-        // Broker and controller share this process, so a short session is enough.
-        props.put("broker.heartbeat.interval.ms", "1000");
-        props.put("broker.session.timeout.ms", "3000");
         KafkaConfig config = KafkaConfig.fromProps(props, false);
         if (!Files.exists(logDir.resolve("meta.properties"))) {
             format(config, logDir);
