@@ -2,7 +2,7 @@ package dev.sopline.judgment;
 
 import dev.langchain4j.data.embedding.Embedding;
 import dev.langchain4j.model.embedding.EmbeddingModel;
-import dev.langchain4j.model.embedding.onnx.allminilml6v2.AllMiniLmL6V2EmbeddingModel;
+import dev.langchain4j.model.embedding.onnx.allminilml6v2q.AllMiniLmL6V2QuantizedEmbeddingModel;
 import dev.langchain4j.store.embedding.CosineSimilarity;
 import dev.sopline.schemas.definition.FieldType;
 import dev.sopline.schemas.definition.OutputDeclaration;
@@ -12,21 +12,32 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The offline agent: an embedding model shipped as a Maven artifact (all-MiniLM-L6-v2, run in-process) scores each
- * allowed value of an enum output against the step's name, instructions and inputs. The confidence is the softmax
- * probability of the best value, so a clear winner gives a high confidence and near ties a low one, which the
- * engine escalates. Free-text outputs cannot be chosen this way, so a step that has one is handed to a person.
+ * The offline agent: an embedding model shipped as a Maven artifact (all-MiniLM-L6-v2, quantized to 8 bits so the
+ * platform's jar stays small, run in-process) scores each allowed value of an enum output against the step's name,
+ * instructions and inputs. The confidence is the softmax probability of the best value, so a clear winner gives a high
+ * confidence and near ties a low one, which the engine escalates. Free-text outputs cannot be chosen this way, so a step that has one is handed to a person.
  */
 public final class LocalEmbeddingAgent implements JudgmentAgent {
 
-    public static final String MODEL = "local/all-minilm-l6-v2";
+    public static final String MODEL = "local/all-minilm-l6-v2-q";
     /** Cosine similarities of this model differ by hundredths; the temperature turns such gaps into probabilities. */
     private static final double TEMPERATURE = 0.05;
 
     private final EmbeddingModel embeddings;
 
     public LocalEmbeddingAgent() {
-        this(new AllMiniLmL6V2EmbeddingModel());
+        this(loadModel());
+    }
+
+    /** The model runs on native code that the standalone jar ships for some platforms only: say what to do elsewhere. */
+    private static EmbeddingModel loadModel() {
+        try {
+            return new AllMiniLmL6V2QuantizedEmbeddingModel();
+        } catch (RuntimeException | LinkageError e) {
+            throw new IllegalStateException(("The offline judgment agent cannot run on %s %s (%s): set SOP_LLM_PROVIDER to "
+                    + "openai, anthropic or ollama, or SOP_JUDGMENT_WORKER=false").formatted(System.getProperty("os.name"),
+                    System.getProperty("os.arch"), e), e);
+        }
     }
 
     LocalEmbeddingAgent(EmbeddingModel embeddings) {

@@ -10,7 +10,7 @@ import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-/** The offline agent with the real all-MiniLM-L6-v2 model shipped in its Maven artifact. */
+/** The offline agent with the real all-MiniLM-L6-v2 model (quantized) shipped in its Maven artifact. */
 class LocalEmbeddingAgentTest {
 
     private static final double THRESHOLD = 0.7;
@@ -36,7 +36,7 @@ class LocalEmbeddingAgentTest {
         assertThat(shipping.outputs()).isEqualTo(Map.of("team", "shipping"));
         assertThat(billing.confidence()).isGreaterThanOrEqualTo(THRESHOLD);
         assertThat(shipping.confidence()).isGreaterThanOrEqualTo(THRESHOLD);
-        assertThat(billing.model()).isEqualTo("local/all-minilm-l6-v2");
+        assertThat(billing.model()).isEqualTo("local/all-minilm-l6-v2-q");
         assertThat(billing.rationale()).contains("billing");
     }
 

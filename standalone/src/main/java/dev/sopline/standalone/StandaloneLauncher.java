@@ -2,10 +2,12 @@ package dev.sopline.standalone;
 
 import dev.sopline.gateway.GatewayApplication;
 import dev.sopline.judgment.AgentProviders;
+import dev.sopline.judgment.JudgmentAgent;
 import dev.sopline.judgment.JudgmentWorker;
-import dev.sopline.worker.SopWorker;
-import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.SpringApplication;
@@ -14,50 +16,105 @@ import org.springframework.context.ConfigurableApplicationContext;
 /**
  * Starts the whole platform in one JVM: an embedded broker (unless {@code KAFKA_BOOTSTRAP_SERVERS} names a cluster),
  * the gateway with its engine, and the judgment worker ({@code SOP_LLM_PROVIDER}, offline {@code local} by default;
- * {@code SOP_JUDGMENT_WORKER=false} leaves it out). One shutdown hook stops them in reverse order, so the engine
- * commits and leaves before the broker goes.
+ * {@code SOP_JUDGMENT_WORKER=false} leaves it out).
+ *
+ * <p>It fails fast: a port that is taken stops it before anything is started or written, with one line naming the
+ * setting to change, and any failure later in the start stops what was started and exits non-zero, rather than leaving
+ * a JVM that the broker's threads keep alive but that serves nothing.
  */
 public final class StandaloneLauncher {
 
     private static final Logger LOG = LoggerFactory.getLogger(StandaloneLauncher.class);
+    private static final long MIB = 1024 * 1024;
+
+    /**
+     * Lowest-precedence defaults for the gateway in this process. A stop waits at most this long for open requests:
+     * an open event stream or inbox tab never ends by itself, and a stop must not wait the default 30 s for it. The API
+     * docs are on on purpose, so springdoc need not warn that they are on by default.
+     */
+    private static final Map<String, Object> DEFAULTS = Map.of(
+            "spring.lifecycle.timeout-per-shutdown-phase", "2s",
+            "springdoc.api-docs.enabled", "true");
 
     private StandaloneLauncher() {}
 
-    public static void main(String[] args) throws Exception {
-        Map<String, String> env = System.getenv();
-        Path dataDir = Path.of(env.getOrDefault("SOP_DATA_DIR", "./data")).toAbsolutePath().normalize();
-        String bootstrap = env.get("KAFKA_BOOTSTRAP_SERVERS");
-        EmbeddedBroker broker = null;
-        if (bootstrap == null || bootstrap.isBlank()) {
-            int port = Integer.parseInt(env.getOrDefault("SOP_KAFKA_PORT", "29092"));
-            int controllerPort = Integer.parseInt(env.getOrDefault("SOP_KAFKA_CONTROLLER_PORT", "29093"));
-            broker = EmbeddedBroker.start(dataDir, port, controllerPort);
+    public static void main(String[] args) {
+        long started = System.nanoTime();
+        StandaloneSettings settings;
+        try {
+            settings = StandaloneSettings.from(System.getenv());
+        } catch (IllegalArgumentException badSetting) {
+            System.err.println(badSetting.getMessage());
+            System.exit(2);
+            return;
+        }
+        List<String> portProblems = PortCheck.problems(settings.ports());
+        if (!portProblems.isEmpty()) {
+            portProblems.forEach(System.err::println);
+            System.exit(2);
+        }
+        ShutdownSequence running = new ShutdownSequence();
+        Runtime.getRuntime().addShutdownHook(new Thread(running::close, "sopline-shutdown"));
+        int httpPort;
+        try {
+            httpPort = start(settings, args, running);
+        } catch (Throwable failure) {
+            LOG.error("Sopline could not start, stopping: {}", failure.toString(), failure);
+            running.close();
+            System.exit(1);
+            return;
+        }
+        LOG.info("Sopline started in {} ms, max heap {} MiB", (System.nanoTime() - started) / 1_000_000,
+                Runtime.getRuntime().maxMemory() / MIB);
+        printBanner(settings, httpPort);
+    }
+
+    /** Starts every part, each added to {@code running} once started, and answers the port the gateway listens on. */
+    private static int start(StandaloneSettings settings, String[] args, ShutdownSequence running) throws Exception {
+        // The offline model takes seconds to load: it loads while the broker and the gateway start.
+        CompletableFuture<JudgmentAgent> agent = settings.judgmentWorker()
+                ? CompletableFuture.supplyAsync(() -> AgentProviders.fromEnvironment(System.getenv()))
+                : null;
+        String bootstrap = settings.externalBootstrap();
+        if (settings.embeddedBroker()) {
+            EmbeddedBroker broker = EmbeddedBroker.start(settings.dataDir(), settings.kafkaPort(), settings.controllerPort());
+            running.add("embedded broker", broker);
             bootstrap = broker.bootstrapServers();
-            LOG.info("Embedded Kafka broker listening on {}, data in {}", bootstrap, dataDir.resolve("kafka"));
+            LOG.info("Embedded Kafka broker listening on {}, data in {}", bootstrap, settings.dataDir().resolve("kafka"));
         }
         SpringApplication application = new SpringApplication(GatewayApplication.class);
         application.setRegisterShutdownHook(false);
+        application.setDefaultProperties(DEFAULTS);
         // System properties outrank application.properties, where these default to the environment variables.
         System.setProperty("sop.kafka.bootstrap-servers", bootstrap);
-        System.setProperty("sop.data-dir", dataDir.toString());
+        System.setProperty("sop.data-dir", settings.dataDir().toString());
         ConfigurableApplicationContext context = application.run(args);
-        SopWorker judgment = "false".equals(env.get("SOP_JUDGMENT_WORKER"))
-                ? null
-                : JudgmentWorker.start(bootstrap, AgentProviders.fromEnvironment(env), 2);
-        EmbeddedBroker started = broker;
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            if (judgment != null) {
-                judgment.close();
-            }
-            context.close();
-            if (started != null) {
-                started.close();
-            }
-        }, "sopline-shutdown"));
-        String port = context.getEnvironment().getProperty("local.server.port", "8080");
+        running.add("gateway and engine", context);
+        if (agent != null) {
+            running.add("judgment worker", JudgmentWorker.start(bootstrap, loaded(agent), 2));
+        }
+        return context.getEnvironment().getProperty("local.server.port", Integer.class, settings.httpPort());
+    }
+
+    private static JudgmentAgent loaded(CompletableFuture<JudgmentAgent> agent) throws Exception {
+        try {
+            return agent.get();
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof Exception cause ? cause : e;
+        }
+    }
+
+    private static void printBanner(StandaloneSettings settings, int httpPort) {
+        String base = "http://localhost:" + httpPort;
+        String token = settings.bootstrapTokenSet()
+                ? "the value of SOP_BOOTSTRAP_TOKEN"
+                : "in " + settings.dataDir().resolve("bootstrap-token");
         System.out.println();
-        System.out.println("Sopline is running at http://localhost:" + port + "/sop/");
-        System.out.println("Token: $SOP_BOOTSTRAP_TOKEN if you set it, otherwise the file " + dataDir.resolve("bootstrap-token"));
+        System.out.println("Sopline is running.");
+        System.out.println("  Task inbox:  " + base + "/ui/");
+        System.out.println("  API:         " + base + "/sop/  (send the token in the X-SOP-Token header)");
+        System.out.println("  API docs:    " + base + "/openapi.json");
+        System.out.println("  Admin token: " + token);
         System.out.println();
     }
 }

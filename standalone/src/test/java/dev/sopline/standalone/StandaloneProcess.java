@@ -40,8 +40,24 @@ final class StandaloneProcess implements AutoCloseable {
         builder.environment().putAll(env);
         builder.environment().put("SOP_DATA_DIR", dataDir.toString());
         builder.redirectErrorStream(true);
-        builder.redirectOutput(ProcessBuilder.Redirect.appendTo(dataDir.resolveSibling(dataDir.getFileName() + ".log").toFile()));
+        builder.redirectOutput(ProcessBuilder.Redirect.appendTo(log().toFile()));
         process = builder.start();
+    }
+
+    /** Everything the process printed, standard output and error together. */
+    Path log() {
+        return dataDir.resolveSibling(dataDir.getFileName() + ".log");
+    }
+
+    String output() throws IOException {
+        return Files.exists(log()) ? Files.readString(log()) : "";
+    }
+
+    /** The exit code, if the process ended within the limit. */
+    java.util.OptionalInt awaitExit(Duration limit) throws InterruptedException {
+        return process.waitFor(limit.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS)
+                ? java.util.OptionalInt.of(process.exitValue())
+                : java.util.OptionalInt.empty();
     }
 
     /** Waits until {@code /actuator/health} answers UP, as the README tells a user to check. */
@@ -70,6 +86,16 @@ final class StandaloneProcess implements AutoCloseable {
     void kill() throws InterruptedException {
         process.destroyForcibly();
         process.waitFor();
+    }
+
+    /** SIGTERM, then the exit code if the process ended within the limit; killed if it did not. */
+    java.util.OptionalInt stopWithin(Duration limit) throws InterruptedException {
+        process.destroy();
+        java.util.OptionalInt exit = awaitExit(limit);
+        if (exit.isEmpty()) {
+            kill();
+        }
+        return exit;
     }
 
     /** SIGTERM, as Ctrl-C or an orchestrator stops it. */
