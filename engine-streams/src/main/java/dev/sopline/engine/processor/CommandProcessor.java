@@ -376,24 +376,20 @@ public final class CommandProcessor implements Processor<String, Command, String
      */
     private void skipOnEngineError(Command command, RuntimeException error, Instant now) {
         LOG.error("{} {} at {} could not be applied; answering 500 and going on with the next command", describe(command),
-                commandId(command), position(), error);
-        CommandReply reply = engineError(command);
-        if (reply.commandId() != null) {
-            forwardReply(reply, now);
-        }
+                command.commandId(), position(), error);
+        forwardReply(engineError(command), now);
     }
 
     private static CommandReply engineError(Command command) {
-        return CommandReply.rejected(commandId(command), 500, ErrorCodes.ENGINE_ERROR,
-                "Expected to apply %s command %s, but the engine met an internal error".formatted(describe(command), commandId(command)));
+        return CommandReply.rejected(command.commandId(), 500, ErrorCodes.ENGINE_ERROR,
+                "Expected to apply %s command %s, but the engine met an internal error".formatted(describe(command), command.commandId()));
     }
 
+    /** The command's type as its sender knows it: a held start or an idempotent command is named by what it carries. */
     private static String describe(Command command) {
-        return command.getClass().getSimpleName();
-    }
-
-    private static String commandId(Command command) {
-        return command.commandId();
+        Command inner = command instanceof ReleaseStart release ? release.start() : command;
+        inner = inner instanceof IdempotentCommand idempotent ? idempotent.command() : inner;
+        return inner.getClass().getSimpleName();
     }
 
     /** Where the record being processed is in the log, for the log: {@code topic-partition@offset}. */
