@@ -34,15 +34,30 @@ public final class InstanceDecider {
 
     public static final String STEP_TIMEOUT = "step_timeout";
 
+    /** Longer worker error messages are cut: a worker's text must not fill the instance record. */
+    static final int MAX_ERROR_MESSAGE_CHARS = 4_096;
+
     private final CallbackIds callbackIds;
+    private final InstanceBudget budget;
+
+    public InstanceDecider(CallbackIds callbackIds, InstanceBudget budget) {
+        this.callbackIds = callbackIds;
+        this.budget = budget;
+    }
 
     public InstanceDecider(CallbackIds callbackIds) {
-        this.callbackIds = callbackIds;
+        this(callbackIds, InstanceBudget.defaults());
+    }
+
+    public InstanceBudget budget() {
+        return budget;
     }
 
     /** A new instance in {@code running}, with its first step active. */
     public Transition begin(Instance created, ProcessDefinition definition, Instant now) {
         Transition transition = new Transition(created);
+        budget.charge(transition, created.inputs(), "the inputs");
+        budget.charge(transition, created.triggerPayload(), "the trigger payload");
         transition.created();
         activate(transition, definition, 0, now);
         return transition;
@@ -51,6 +66,7 @@ public final class InstanceDecider {
     /** Completes the active step with its outputs and moves on to the next step, or completes the instance. */
     public void completeStep(Transition transition, ProcessDefinition definition, StepRun step, Map<String, Object> outputs,
                              JudgmentDecision decision, Instant now) {
+        budget.charge(transition, outputs, "the outputs of step '%s'".formatted(step.id()));
         transition.updateStep(step.complete(outputs, decision, now));
         activate(transition, definition, transition.instance().indexOf(step.id()) + 1, now);
     }
@@ -59,7 +75,8 @@ public final class InstanceDecider {
      * A failed attempt of an automated step: the next attempt waits for its backoff, or, after the last attempt, the
      * step and the instance fail.
      */
-    public void failAttempt(Transition transition, ProcessDefinition definition, StepRun step, StepError error, Instant now) {
+    public void failAttempt(Transition transition, ProcessDefinition definition, StepRun step, StepError reported, Instant now) {
+        StepError error = withBoundedMessage(reported);
         RetryPolicy retry = definition.step(step.id()).orElseThrow().retryOrDefault();
         if (step.attempt() >= retry.maxAttempts()) {
             failStep(transition, step, error, now);
@@ -83,8 +100,21 @@ public final class InstanceDecider {
 
     /** A judgment the agent was not sure about, or could not make: a person takes over. */
     public void escalate(Transition transition, StepRun step, JudgmentDecision agentDecision, Map<String, Object> proposal) {
+        budget.charge(transition, proposal, "the agent's proposal for step '%s'".formatted(step.id()));
         transition.updateStep(step.escalate(agentDecision, proposal));
         transition.moveTo(InstanceState.WAITING);
+    }
+
+    /** A third party's callback body: counted whole, whatever part of it becomes outputs. */
+    public void receiveCallback(Transition transition, Object payload) {
+        budget.charge(transition, payload, "the callback payload");
+    }
+
+    private static StepError withBoundedMessage(StepError error) {
+        if (error == null || error.message() == null || error.message().length() <= MAX_ERROR_MESSAGE_CHARS) {
+            return error;
+        }
+        return new StepError(error.stepId(), error.code(), error.message().substring(0, MAX_ERROR_MESSAGE_CHARS) + "…");
     }
 
     /** Fails the step and, with it, the instance. */
@@ -129,11 +159,14 @@ public final class InstanceDecider {
     private void activate(Transition transition, ProcessDefinition definition, int index, Instant now) {
         Instance instance = transition.instance();
         if (index >= definition.steps().size()) {
-            transition.replaceInstance(instance.ended(InstanceState.COMPLETED, instanceOutputs(instance, definition), null, now));
+            Map<String, Object> outputs = instanceOutputs(instance, definition);
+            budget.checkCopy(instance, outputs, "the outputs");
+            transition.replaceInstance(instance.ended(InstanceState.COMPLETED, outputs, null, now));
             return;
         }
         StepDefinition stepDefinition = definition.steps().get(index);
         Map<String, Object> inputs = resolve(stepDefinition.inputs(), context(instance));
+        budget.checkCopy(instance, inputs, "the inputs of step '%s'".formatted(stepDefinition.id()));
         Assignee assignee = assignee(stepDefinition);
         String callbackId = stepDefinition.type() == StepType.WEBHOOK
                 ? callbackIds.of(instance.workspace(), instance.id(), stepDefinition.id(), 1) : null;

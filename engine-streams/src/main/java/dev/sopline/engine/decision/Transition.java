@@ -59,6 +59,11 @@ public final class Transition {
         events.add(ready);
     }
 
+    /** Data entering the instance, counted against its budget; the instance's data only grows, so no event tells of it. */
+    void countData(long bytes) {
+        instance = instance.withDataBytes(instance.dataBytes() + bytes);
+    }
+
     void timer(Timer timer) {
         timers.add(timer);
     }

@@ -1,6 +1,7 @@
 package dev.sopline.engine.handler;
 
 import dev.sopline.engine.decision.Decision;
+import dev.sopline.engine.decision.InstanceTooLarge;
 import dev.sopline.engine.state.Instance;
 import dev.sopline.schemas.command.InstanceCommand;
 import java.time.Instant;
@@ -22,4 +23,13 @@ public interface CommandHandler<C extends InstanceCommand> {
      * @return what changes, what is published and what the sender is told
      */
     Decision decide(C command, Optional<Instance> instance, Instant now);
+
+    /**
+     * The command would pass the instance's data budget: by default it is refused with 413 and nothing changes.
+     *
+     * @param tooLarge what would pass the budget, in words
+     */
+    default Decision tooLarge(C command, Optional<Instance> instance, InstanceTooLarge tooLarge, Instant now) {
+        return Rejections.payloadTooLarge(command.commandId(), tooLarge.getMessage());
+    }
 }

@@ -1,7 +1,10 @@
 package dev.sopline.engine.handler;
 
 import dev.sopline.engine.decision.Decision;
+import dev.sopline.engine.decision.InstanceBudget;
 import dev.sopline.engine.decision.InstanceDecider;
+import dev.sopline.engine.decision.InstanceTooLarge;
+import dev.sopline.engine.decision.JsonSize;
 import dev.sopline.engine.state.Instance;
 import dev.sopline.engine.state.Timer;
 import dev.sopline.schemas.command.CancelInstance;
@@ -21,8 +24,10 @@ public final class CommandHandlers {
 
     private final Map<Class<?>, CommandHandler<?>> handlers = new HashMap<>();
     private final TimerHandler timers;
+    private final InstanceBudget budget;
 
     public CommandHandlers(DefinitionLookup definitions, InstanceDecider decider) {
+        this.budget = decider.budget();
         this.timers = new TimerHandler(definitions, decider);
         register(StartInstance.class, new StartInstanceHandler(definitions, decider));
         register(SubmitStep.class, new SubmitStepHandler(definitions, decider));
@@ -41,7 +46,25 @@ public final class CommandHandlers {
         if (handler == null) {
             throw new IllegalArgumentException("No handler for " + command.getClass().getSimpleName());
         }
-        return handler.decide(command, instance, now);
+        try {
+            return handler.decide(command, instance, now);
+        } catch (InstanceTooLarge tooLarge) {
+            return handler.tooLarge(command, instance, tooLarge, now);
+        }
+    }
+
+    /**
+     * A start whose own inputs and trigger payload already pass the budget is refused before anything else, and
+     * before it could be held waiting for its process version (the held copy is a record of its own).
+     */
+    public Optional<Decision> refuseOversizedStart(StartInstance start) {
+        long size = JsonSize.of(start.inputs()) + JsonSize.of(start.triggerPayload());
+        if (!budget.exceededBy(size)) {
+            return Optional.empty();
+        }
+        return Optional.of(Rejections.payloadTooLarge(start.commandId(),
+                "Expected an instance's data to stay within %d bytes, but the inputs and trigger payload are %d bytes"
+                        .formatted(budget.maxBytes(), size)));
     }
 
     /** A step timer fired ({@link FireTimer} of a retry or a timeout), decided as of {@code now}, the command's time. */

@@ -10,7 +10,7 @@ import java.util.Optional;
 /**
  * What a registration or a schedule fire leads to.
  *
- * @param newState the process's versions to store and publish to every engine replica
+ * @param newState the one new version to store and publish to every engine replica, as its own record
  * @param reply the answer to the registration, if anyone waits
  * @param timers schedule timers to set
  * @param followUps instances to start

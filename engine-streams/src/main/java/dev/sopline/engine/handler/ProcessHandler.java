@@ -1,6 +1,8 @@
 package dev.sopline.engine.handler;
 
 import com.github.f4b6a3.ulid.Ulid;
+import dev.sopline.engine.decision.InstanceBudget;
+import dev.sopline.engine.decision.JsonSize;
 import dev.sopline.engine.state.ProcessVersions;
 import dev.sopline.engine.state.ProcessVersions.PublishedVersion;
 import dev.sopline.engine.state.Timer;
@@ -44,10 +46,18 @@ public final class ProcessHandler {
             return ProcessDecision.reply(CommandReply.invalid(command.commandId(), ErrorCodes.INVALID_DEFINITION,
                     violation.message(), List.of(violation)));
         }
-        ProcessVersions updated = versions.with(definition.version(), new PublishedVersion(definition, command.source(), now));
+        PublishedVersion published = new PublishedVersion(definition, command.source(), now);
+        ProcessVersions record = ProcessVersions.single(command.workspace(), definition.name(), definition.version(), published);
+        long recordBytes = JsonSize.of(record);
+        if (recordBytes > InstanceBudget.RECORD_MAX_BYTES) {
+            return ProcessDecision.reply(CommandReply.rejected(command.commandId(), 413, ErrorCodes.PAYLOAD_TOO_LARGE,
+                    "Expected a process version to be stored within %d bytes, but version %s of '%s' takes %d"
+                            .formatted(InstanceBudget.RECORD_MAX_BYTES, definition.version(), definition.name(), recordBytes)));
+        }
+        ProcessVersions updated = versions.with(definition.version(), published);
         boolean becomesLatest = updated.latest().map(latest -> latest.definition().version().equals(definition.version())).orElse(false);
         List<Timer> timers = becomesLatest ? nextFire(command.workspace(), definition, now).stream().toList() : List.of();
-        return new ProcessDecision(Optional.of(updated), Optional.of(CommandReply.ok(command.commandId(), 201, registeredBody(definition))),
+        return new ProcessDecision(Optional.of(record), Optional.of(CommandReply.ok(command.commandId(), 201, registeredBody(definition))),
                 timers, List.of());
     }
 

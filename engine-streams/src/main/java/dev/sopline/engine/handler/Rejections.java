@@ -23,6 +23,10 @@ final class Rejections {
         return Decision.reject(CommandReply.rejected(commandId, 422, ErrorCodes.INVALID_TRANSITION, message));
     }
 
+    static Decision payloadTooLarge(String commandId, String message) {
+        return Decision.reject(CommandReply.rejected(commandId, 413, ErrorCodes.PAYLOAD_TOO_LARGE, message));
+    }
+
     static Decision invalid(String commandId, String code, String message, List<Violation> details) {
         return Decision.reject(CommandReply.invalid(commandId, code, message, details));
     }

@@ -2,9 +2,11 @@ package dev.sopline.engine.handler;
 
 import dev.sopline.engine.decision.Decision;
 import dev.sopline.engine.decision.InstanceDecider;
+import dev.sopline.engine.decision.InstanceTooLarge;
 import dev.sopline.engine.decision.Transition;
 import dev.sopline.engine.state.Instance;
 import dev.sopline.engine.state.StepRun;
+import dev.sopline.schemas.command.ErrorCodes;
 import dev.sopline.schemas.command.ReportStepResult;
 import dev.sopline.schemas.definition.ProcessDefinition;
 import dev.sopline.schemas.definition.StepDefinition;
@@ -53,6 +55,27 @@ final class ReportStepResultHandler implements CommandHandler<ReportStepResult> 
             onAgentResult(transition, definition, stepDefinition, step, result, now);
         } else {
             return Decision.ignore();
+        }
+        return transition.decide(null);
+    }
+
+    /**
+     * A result whose outputs would pass the instance's budget has no sender to refuse: dropping it would leave the
+     * step waiting for its timeout, so the attempt fails with {@code payload_too_large} (and is retried by its
+     * policy), or an agent's judgment goes to a person without the proposal.
+     */
+    @Override
+    public Decision tooLarge(ReportStepResult command, Optional<Instance> found, InstanceTooLarge tooLarge, Instant now) {
+        Instance instance = found.orElseThrow();
+        StepRun step = instance.step(command.result().stepId()).orElseThrow();
+        Transition transition = new Transition(instance);
+        if (step.type() == StepType.AUTOMATED) {
+            ProcessDefinition definition = definitions.version(instance.workspace(), instance.process(), instance.version()).orElseThrow();
+            decider.failAttempt(transition, definition, step, StepError.of(ErrorCodes.PAYLOAD_TOO_LARGE, tooLarge.getMessage()), now);
+        } else {
+            JudgmentDecision decision = command.result().decision();
+            decider.escalate(transition, step, new JudgmentDecision(JudgmentDecision.AGENT, decision == null ? null : decision.confidence(),
+                    tooLarge.getMessage(), decision == null ? null : decision.model()), null);
         }
         return transition.decide(null);
     }

@@ -65,6 +65,7 @@ final class ResolveCallbackHandler implements CommandHandler<ResolveCallback> {
                     "Expected a callback body with the outputs of step '%s'".formatted(step.id()), violations);
         }
         Transition transition = new Transition(instance);
+        decider.receiveCallback(transition, command.payload());
         decider.completeStep(transition, definition, step,
                 decider.stepOutputs(instance, stepDefinition, submitted, command.payload()), null, now);
         Map<String, Object> body = new LinkedHashMap<>();

@@ -9,7 +9,7 @@ import java.util.Optional;
 
 /**
  * Published versions never change, so a version read once is kept (up to a bound, least recently used out) instead of
- * deserialising the process's whole entry for every command. Reads of "latest" still go to the store, where a new
+ * reading its record for every command. Reads of "latest" still go to the store, where a new
  * version appears.
  */
 final class CachedDefinitions implements DefinitionLookup {
@@ -40,7 +40,7 @@ final class CachedDefinitions implements DefinitionLookup {
         if (cached != null) {
             return Optional.of(cached);
         }
-        Optional<ProcessDefinition> found = DefinitionLookup.super.version(workspace, process, version);
+        Optional<ProcessDefinition> found = store.version(workspace, process, version);
         found.ifPresent(definition -> versions.put(key, definition));
         return found;
     }

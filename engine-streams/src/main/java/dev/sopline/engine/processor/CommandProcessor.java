@@ -11,6 +11,7 @@ import dev.sopline.engine.state.IdempotencyRecord;
 import dev.sopline.engine.state.Instance;
 import dev.sopline.engine.state.InstanceStore;
 import dev.sopline.engine.state.PendingStepStore;
+import dev.sopline.engine.state.ProcessVersionStore;
 import dev.sopline.engine.state.ProcessVersions;
 import dev.sopline.engine.state.Timer;
 import dev.sopline.engine.topology.EngineConfig;
@@ -22,7 +23,6 @@ import dev.sopline.schemas.command.FireTimer;
 import dev.sopline.schemas.command.IdempotencyKey;
 import dev.sopline.schemas.command.IdempotentCommand;
 import dev.sopline.schemas.command.InstanceCommand;
-import dev.sopline.schemas.command.InstanceKeys;
 import dev.sopline.schemas.command.RegisterProcess;
 import dev.sopline.schemas.command.ReleaseStart;
 import dev.sopline.schemas.command.StartInstance;
@@ -38,6 +38,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.errors.SerializationException;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
@@ -63,7 +64,6 @@ import org.slf4j.LoggerFactory;
 public final class CommandProcessor implements Processor<String, Command, String, Object> {
 
     private static final Logger LOG = LoggerFactory.getLogger(CommandProcessor.class);
-    private static final String ENGINE_ERROR = "engine_error";
 
     private final Duration timerInterval;
     private final int firesPerPunctuation;
@@ -75,6 +75,7 @@ public final class CommandProcessor implements Processor<String, Command, String
     private CommandHandlers handlers;
     private InstanceStore instances;
     private KeyValueStore<String, ProcessVersions> processes;
+    private ProcessVersionStore processVersions;
     private KeyValueStore<String, Timer> timers;
     private PendingStepStore pending;
     private KeyValueStore<String, IdempotencyRecord> idempotency;
@@ -83,18 +84,18 @@ public final class CommandProcessor implements Processor<String, Command, String
     public CommandProcessor(EngineConfig config) {
         this.timerInterval = config.timerInterval();
         this.firesPerPunctuation = config.firesPerPunctuation();
-        this.decider = new InstanceDecider(config.callbackIds());
+        this.decider = new InstanceDecider(config.callbackIds(), config.instanceBudget());
     }
 
     @Override
     public void init(ProcessorContext<String, Object> context) {
         this.context = context;
         KeyValueStore<String, ProcessVersions> published = context.getStateStore(EngineTopology.DEFINITIONS_STORE);
-        this.definitions = new CachedDefinitions(
-                (workspace, process) -> Optional.ofNullable(published.get(InstanceKeys.processKey(workspace, process))));
+        this.definitions = new CachedDefinitions(new StoredDefinitions(new ProcessVersionStore(published)));
         this.handlers = new CommandHandlers(definitions, decider);
         this.instances = new InstanceStore(context.getStateStore(EngineTopology.INSTANCES_STORE));
         this.processes = context.getStateStore(EngineTopology.PROCESSES_STORE);
+        this.processVersions = new ProcessVersionStore(processes);
         this.timers = context.getStateStore(EngineTopology.TIMERS_STORE);
         this.pending = new PendingStepStore(context.getStateStore(EngineTopology.PENDING_STORE));
         this.idempotency = context.getStateStore(EngineTopology.IDEMPOTENCY_STORE);
@@ -116,6 +117,12 @@ public final class CommandProcessor implements Processor<String, Command, String
         }
     }
 
+    /**
+     * Decides one command. A command the engine cannot apply (a defect met while deciding or writing it, or state it
+     * cannot read) is answered 500 {@code engine_error}, logged with where it is in the log, and skipped: one record
+     * must never stop the engine. Kafka's own failures (a fenced producer, a migrated task) still go up to Kafka
+     * Streams, which knows how to recover from them.
+     */
     @Override
     public void process(Record<String, Command> record) {
         Command command = record.value();
@@ -123,6 +130,18 @@ public final class CommandProcessor implements Processor<String, Command, String
             return;
         }
         Instant now = Instant.ofEpochMilli(record.timestamp());
+        try {
+            dispatch(command, now);
+        } catch (SerializationException e) {
+            skipOnEngineError(command, e, now);
+        } catch (KafkaException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            skipOnEngineError(command, e, now);
+        }
+    }
+
+    private void dispatch(Command command, Instant now) {
         if (command instanceof FireTimer fire) {
             fireTimer(fire, now);
         } else if (command instanceof ReleaseStart release) {
@@ -138,15 +157,25 @@ public final class CommandProcessor implements Processor<String, Command, String
 
     /** Decides a command now, unless it is a start that must first wait for its process version to arrive. */
     private void handle(Command command, Instant receivedAt, Instant now) {
+        Optional<StartInstance> start = startIn(command);
+        Optional<Decision> oversized = start.flatMap(handlers::refuseOversizedStart);
+        if (oversized.isPresent()) {
+            apply(oversized.get(), null, start.get().instanceId(), now);
+            return;
+        }
         if (waitingStarts.holdIfEarly(command, receivedAt)) {
             return;
         }
         if (command instanceof RegisterProcess register) {
-            String key = InstanceKeys.processKey(register.workspace(), register.file().process().name());
-            apply(processHandler.register(register, Optional.ofNullable(processes.get(key)), now), key, now);
+            apply(processHandler.register(register, processVersions.find(register.workspace(), register.file().process().name()), now), now);
         } else if (command instanceof InstanceCommand instanceCommand) {
             decideNow(instanceCommand, now, (inner, instance) -> handlers.decide(inner, instance, now));
         }
+    }
+
+    private static Optional<StartInstance> startIn(Command command) {
+        Command inner = command instanceof IdempotentCommand idempotent ? idempotent.command() : command;
+        return inner instanceof StartInstance start ? Optional.of(start) : Optional.empty();
     }
 
     /** How an instance command is decided: by its handler, or, for a held start whose wait is over, by its expiry. */
@@ -206,8 +235,7 @@ public final class CommandProcessor implements Processor<String, Command, String
     /** A timer's command is read back: decided now, as of the time it fired. */
     private void fireTimer(FireTimer fire, Instant now) {
         if (fire.kind() == FireTimer.Kind.SCHEDULE) {
-            String key = InstanceKeys.processKey(fire.workspace(), fire.target());
-            apply(processHandler.fire(Timer.firedBy(fire), Optional.ofNullable(processes.get(key)), now), key, now);
+            apply(processHandler.fire(Timer.firedBy(fire), processVersions.find(fire.workspace(), fire.target()), now), now);
             return;
         }
         Optional<Instance> current = instances.find(fire.workspace(), fire.target());
@@ -278,10 +306,16 @@ public final class CommandProcessor implements Processor<String, Command, String
         decision.reply().ifPresent(reply -> forwardReply(reply, now));
     }
 
-    private void apply(ProcessDecision decision, String processKey, Instant now) {
-        decision.newState().ifPresent(versions -> {
-            processes.put(processKey, versions);
-            forward(EngineTopology.DEFINITIONS_SINK, processKey, versions, now);
+    private void apply(ProcessDecision decision, Instant now) {
+        decision.newState().ifPresent(published -> {
+            for (KeyValue<String, ProcessVersions> write : processVersions.writesFor(published)) {
+                if (write.value == null) {
+                    processes.delete(write.key);
+                } else {
+                    processes.put(write.key, write.value);
+                }
+                forward(EngineTopology.DEFINITIONS_SINK, write.key, write.value, now);
+            }
         });
         decision.timers().forEach(timer -> timers.put(timer.storeKey(), timer));
         decision.followUps().forEach(command -> forward(EngineTopology.COMMANDS_SINK, command.key(), command, now));
@@ -324,14 +358,42 @@ public final class CommandProcessor implements Processor<String, Command, String
      * the reason and the engine carries on with the next command.
      */
     private Decision failOnEngineError(InstanceCommand command, Optional<Instance> current, RuntimeException error, Instant now) {
-        LOG.error("Command {} for instance {} failed; marking the instance failed", command.commandId(), command.instanceId(), error);
-        CommandReply reply = CommandReply.rejected(command.commandId(), 500, ENGINE_ERROR,
-                "Expected to process the command, but the engine met an internal error");
+        LOG.error("{} {} for instance {} at {} failed; marking the instance failed", describe(command), command.commandId(),
+                command.instanceId(), position(), error);
+        CommandReply reply = engineError(command);
         if (current.isEmpty() || current.get().isTerminal()) {
             return Decision.reject(reply);
         }
         Transition transition = new Transition(current.get());
-        decider.failInstance(transition, StepError.of(ENGINE_ERROR, "The engine met an internal error: " + error.getClass().getSimpleName()), now);
+        decider.failInstance(transition, StepError.of(ErrorCodes.ENGINE_ERROR, "The engine met an internal error: " + error.getClass().getSimpleName()), now);
         return transition.decide(reply);
+    }
+
+    /**
+     * A defect met outside a decision (a registration, a timer's command, writing the outcome): answered and skipped.
+     * Under exactly-once what this command already wrote is committed with the reply; the alternative, failing the
+     * task, would read the same record again after every restart and never get past it.
+     */
+    private void skipOnEngineError(Command command, RuntimeException error, Instant now) {
+        LOG.error("{} {} at {} could not be applied; answering 500 and going on with the next command", describe(command),
+                command.commandId(), position(), error);
+        forwardReply(engineError(command), now);
+    }
+
+    private static CommandReply engineError(Command command) {
+        return CommandReply.rejected(command.commandId(), 500, ErrorCodes.ENGINE_ERROR,
+                "Expected to apply %s command %s, but the engine met an internal error".formatted(describe(command), command.commandId()));
+    }
+
+    /** The command's type as its sender knows it: a held start or an idempotent command is named by what it carries. */
+    private static String describe(Command command) {
+        Command inner = command instanceof ReleaseStart release ? release.start() : command;
+        inner = inner instanceof IdempotentCommand idempotent ? idempotent.command() : inner;
+        return inner.getClass().getSimpleName();
+    }
+
+    /** Where the record being processed is in the log, for the log: {@code topic-partition@offset}. */
+    private String position() {
+        return context.recordMetadata().map(meta -> meta.topic() + "-" + meta.partition() + "@" + meta.offset()).orElse("punctuation");
     }
 }

@@ -2,6 +2,7 @@ package dev.sopline.engine.query;
 
 import dev.sopline.engine.state.Instance;
 import dev.sopline.engine.state.PendingStepStore;
+import dev.sopline.engine.state.ProcessVersionStore;
 import dev.sopline.engine.state.ProcessVersions;
 import dev.sopline.engine.topology.EngineTopology;
 import dev.sopline.schemas.command.InstanceKeys;
@@ -11,7 +12,6 @@ import dev.sopline.schemas.instance.InstanceState;
 import dev.sopline.schemas.instance.InstanceView;
 import dev.sopline.schemas.instance.PendingStep;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -107,18 +107,12 @@ public final class EngineQueries implements EngineReader {
 
     @Override
     public Optional<ProcessVersions> process(String workspace, String name) {
-        return Optional.ofNullable(store(EngineTopology.DEFINITIONS_STORE, ProcessVersions.class).get(InstanceKeys.processKey(workspace, name)));
+        return new ProcessVersionStore(store(EngineTopology.DEFINITIONS_STORE, ProcessVersions.class)).find(workspace, name);
     }
 
     @Override
     public List<ProcessVersions> processes(String workspace) {
-        List<ProcessVersions> found = new ArrayList<>();
-        try (KeyValueIterator<String, ProcessVersions> iterator = store(EngineTopology.DEFINITIONS_STORE, ProcessVersions.class)
-                .range(InstanceKeys.processKey(workspace, ""), InstanceKeys.processKey(workspace, "~"))) {
-            iterator.forEachRemaining(entry -> found.add(entry.value));
-        }
-        found.sort(Comparator.comparing(ProcessVersions::name));
-        return found;
+        return new ProcessVersionStore(store(EngineTopology.DEFINITIONS_STORE, ProcessVersions.class)).list(workspace);
     }
 
     private <V> ReadOnlyKeyValueStore<String, V> store(String name, Class<V> valueType) {

@@ -1,6 +1,7 @@
 package dev.sopline.engine.runtime;
 
 import dev.sopline.engine.decision.CallbackIds;
+import dev.sopline.engine.decision.InstanceBudget;
 import dev.sopline.engine.query.EngineQueries;
 import dev.sopline.engine.query.EngineReader;
 import dev.sopline.engine.query.QueryServer;
@@ -33,15 +34,17 @@ public final class Engine implements AutoCloseable {
     private final EngineQueries queries;
     private final EngineReader reader;
     private final QueryServer queryServer;
+    private final StreamThreadFailures threadFailures;
 
     private Engine(EngineSettings settings, KafkaStreams streams, ResultRelay relay, EngineQueries queries, EngineReader reader,
-                   QueryServer queryServer) {
+                   QueryServer queryServer, StreamThreadFailures threadFailures) {
         this.settings = settings;
         this.streams = streams;
         this.relay = relay;
         this.queries = queries;
         this.reader = reader;
         this.queryServer = queryServer;
+        this.threadFailures = threadFailures;
     }
 
     public static Engine start(EngineSettings settings) {
@@ -50,8 +53,13 @@ public final class Engine implements AutoCloseable {
         }
         CallbackIds callbackIds = new CallbackIds(EngineSecret.resolve(settings));
         KafkaStreams streams = new KafkaStreams(
-                EngineTopology.build(new EngineConfig(settings.timerInterval(), callbackIds)), settings.streamsProperties());
+                EngineTopology.build(new EngineConfig(settings.timerInterval(), callbackIds, EngineConfig.DEFAULT_FIRES_PER_PUNCTUATION,
+                        new InstanceBudget(settings.instanceMaxBytes()))), settings.streamsProperties());
+        StreamThreadFailures threadFailures = new StreamThreadFailures();
+        // A failure Kafka Streams did not recover from itself: the thread is replaced, and health counts it, so a
+        // thread that keeps failing on the same input turns the engine unhealthy instead of looping unseen.
         streams.setUncaughtExceptionHandler(error -> {
+            threadFailures.record();
             LOG.error("Engine stream thread failed; replacing it", error);
             return StreamThreadExceptionResponse.REPLACE_THREAD;
         });
@@ -69,12 +77,24 @@ public final class Engine implements AutoCloseable {
         ResultRelay relay = ResultRelay.start(settings);
         LOG.info("Engine started: application {} on {}, commit interval {} ms, state in {}", settings.applicationId(),
                 settings.bootstrapServers(), settings.commitInterval().toMillis(), settings.stateDir());
-        return new Engine(settings, streams, relay, queries, reader, server);
+        return new Engine(settings, streams, relay, queries, reader, server, threadFailures);
     }
 
     /** Healthy: the topology and the result relay are both running. */
     public boolean isRunning() {
         return streams.state() == KafkaStreams.State.RUNNING && relay.isRunning();
+    }
+
+    /**
+     * Whether the engine can make progress: the topology and the result relay are running (a rebalance is normal
+     * work), and the stream threads are not dying again and again on the same input.
+     */
+    public boolean isHealthy() {
+        return isProgressing(streams.state()) && isProgressing(relay.state()) && !threadFailures.failingRepeatedly();
+    }
+
+    private static boolean isProgressing(KafkaStreams.State state) {
+        return state == KafkaStreams.State.RUNNING || state == KafkaStreams.State.REBALANCING;
     }
 
     public KafkaStreams.State state() {

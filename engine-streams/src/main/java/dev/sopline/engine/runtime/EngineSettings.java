@@ -1,5 +1,6 @@
 package dev.sopline.engine.runtime;
 
+import dev.sopline.engine.decision.InstanceBudget;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
@@ -27,6 +28,9 @@ import org.apache.kafka.streams.errors.LogAndContinueExceptionHandler;
  * @param timerInterval how often due timers are looked for
  * @param engineSecret the key webhook callback ids are derived under ({@code SOP_ENGINE_SECRET}), the same on every
  *     replica; null to use the one the engine generates once and keeps in {@code sop.engine-secret}. Never logged.
+ * @param instanceMaxBytes how much data one instance may hold ({@code SOP_INSTANCE_MAX_BYTES}, default 256 KiB): its
+ *     inputs, step outputs, trigger and callback payloads as UTF-8 JSON. Its instance record, events and step-ready
+ *     records repeat that data, and each must stay under the broker's 1 MiB record limit; at most 384 KiB.
  */
 public record EngineSettings(
         String bootstrapServers,
@@ -39,7 +43,8 @@ public record EngineSettings(
         int streamThreads,
         String advertisedEndpoint,
         Duration timerInterval,
-        String engineSecret) {
+        String engineSecret,
+        long instanceMaxBytes) {
 
     public static final Duration DEFAULT_COMMIT_INTERVAL = Duration.ofMillis(100);
 
@@ -56,27 +61,33 @@ public record EngineSettings(
                 Integer.parseInt(env.getOrDefault("SOP_ENGINE_THREADS", "1")),
                 env.get("SOP_ENGINE_ADVERTISED_ENDPOINT"),
                 Duration.ofMillis(Long.parseLong(env.getOrDefault("SOP_ENGINE_TIMER_INTERVAL_MS", "100"))),
-                env.get("SOP_ENGINE_SECRET"));
+                env.get("SOP_ENGINE_SECRET"),
+                Long.parseLong(env.getOrDefault("SOP_INSTANCE_MAX_BYTES", String.valueOf(InstanceBudget.DEFAULT_MAX_BYTES))));
     }
 
     public EngineSettings withStateDir(Path dir) {
         return new EngineSettings(bootstrapServers, applicationId, dir, partitions, replication, standbyReplicas, commitInterval,
-                streamThreads, advertisedEndpoint, timerInterval, engineSecret);
+                streamThreads, advertisedEndpoint, timerInterval, engineSecret, instanceMaxBytes);
     }
 
     public EngineSettings withBootstrapServers(String servers) {
         return new EngineSettings(servers, applicationId, stateDir, partitions, replication, standbyReplicas, commitInterval,
-                streamThreads, advertisedEndpoint, timerInterval, engineSecret);
+                streamThreads, advertisedEndpoint, timerInterval, engineSecret, instanceMaxBytes);
     }
 
     public EngineSettings withAdvertisedEndpoint(String endpoint) {
         return new EngineSettings(bootstrapServers, applicationId, stateDir, partitions, replication, standbyReplicas, commitInterval,
-                streamThreads, endpoint, timerInterval, engineSecret);
+                streamThreads, endpoint, timerInterval, engineSecret, instanceMaxBytes);
     }
 
     public EngineSettings withEngineSecret(String secret) {
         return new EngineSettings(bootstrapServers, applicationId, stateDir, partitions, replication, standbyReplicas, commitInterval,
-                streamThreads, advertisedEndpoint, timerInterval, secret);
+                streamThreads, advertisedEndpoint, timerInterval, secret, instanceMaxBytes);
+    }
+
+    public EngineSettings withInstanceMaxBytes(long bytes) {
+        return new EngineSettings(bootstrapServers, applicationId, stateDir, partitions, replication, standbyReplicas, commitInterval,
+                streamThreads, advertisedEndpoint, timerInterval, engineSecret, bytes);
     }
 
     /** Shows every setting but the secret. */
@@ -84,8 +95,9 @@ public record EngineSettings(
     public String toString() {
         return "EngineSettings[bootstrapServers=%s, applicationId=%s, stateDir=%s, partitions=%d, replication=%d, standbyReplicas=%d, "
                 .formatted(bootstrapServers, applicationId, stateDir, partitions, replication, standbyReplicas)
-                + "commitInterval=%s, streamThreads=%d, advertisedEndpoint=%s, timerInterval=%s, engineSecret=%s]"
-                .formatted(commitInterval, streamThreads, advertisedEndpoint, timerInterval, engineSecret == null ? "generated" : "set");
+                + "commitInterval=%s, streamThreads=%d, advertisedEndpoint=%s, timerInterval=%s, engineSecret=%s, instanceMaxBytes=%d]"
+                .formatted(commitInterval, streamThreads, advertisedEndpoint, timerInterval, engineSecret == null ? "generated" : "set",
+                        instanceMaxBytes);
     }
 
     /** The {@code host:port} other replicas reach this one's queries at, when there are several replicas. */
@@ -104,7 +116,11 @@ public record EngineSettings(
         props.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, streamThreads);
         props.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, (int) replication);
         props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toAbsolutePath().toString());
+        // A command nobody can read is logged with its topic, partition and offset and skipped; one the engine reads
+        // but cannot apply is answered and skipped by the processor, and the processing handler is the net under it.
         props.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG, LogAndContinueExceptionHandler.class);
+        props.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG, SkippingProcessingExceptionHandler.class);
+        props.put(StreamsConfig.PRODUCTION_EXCEPTION_HANDLER_CLASS_CONFIG, ReplyOnlyProductionExceptionHandler.class);
         props.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, 16L * 1024 * 1024);
         // No linger, one request in flight: a lone record leaves at once, and under load the records written while a
         // request is out go together in the next one, so the broker handles a few large requests, not many small ones.

@@ -16,6 +16,8 @@ import java.util.Optional;
  *
  * @param steps one entry per declared step, in order
  * @param triggerPayload body of the trigger call that started it, for {@code ${trigger.payload...}}
+ * @param dataBytes the data counted against the instance's budget so far ({@code InstanceBudget}); 0 in records
+ *     written before the budget existed
  */
 public record Instance(
         String id,
@@ -29,9 +31,11 @@ public record Instance(
         Object triggerPayload,
         Instant startedAt,
         Instant completedAt,
-        List<StepRun> steps) {
+        List<StepRun> steps,
+        Long dataBytes) {
 
     public Instance {
+        dataBytes = dataBytes == null ? 0L : dataBytes;
         steps = List.copyOf(steps);
     }
 
@@ -69,17 +73,22 @@ public record Instance(
         List<StepRun> copy = new ArrayList<>(steps);
         copy.set(indexOf(updated.id()), updated);
         return new Instance(id, workspace, process, version, state, inputs, outputs, error, triggerPayload, startedAt,
-                completedAt, copy);
+                completedAt, copy, dataBytes);
     }
 
     public Instance withState(InstanceState newState) {
         return new Instance(id, workspace, process, version, newState, inputs, outputs, error, triggerPayload, startedAt,
-                completedAt, steps);
+                completedAt, steps, dataBytes);
     }
 
     public Instance ended(InstanceState endState, Map<String, Object> endOutputs, StepError endError, Instant now) {
         return new Instance(id, workspace, process, version, endState, inputs, endOutputs, endError, triggerPayload,
-                startedAt, now, steps);
+                startedAt, now, steps, dataBytes);
+    }
+
+    public Instance withDataBytes(long bytes) {
+        return new Instance(id, workspace, process, version, state, inputs, outputs, error, triggerPayload, startedAt,
+                completedAt, steps, bytes);
     }
 
     public InstanceView view() {

@@ -8,11 +8,24 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Every published version of one process in one workspace, stored under {@code <workspace>/<name>}.
+ * Published versions of one process in one workspace.
+ *
+ * <p>Stored records come in two formats ({@link ProcessVersionStore} reads both): format 1, written before each
+ * version had its own key, holds every version under {@code <workspace>/<name>}; format 2 holds exactly one version
+ * under {@code <workspace>/<name>/<version>}, so no number of versions makes a record too large. Queries see the
+ * versions of a process merged into one value.
  *
  * @param versions by version string
+ * @param format the stored record's format; 1 when absent (records written before formats were numbered)
  */
-public record ProcessVersions(String workspace, String name, Map<String, PublishedVersion> versions) {
+public record ProcessVersions(String workspace, String name, Map<String, PublishedVersion> versions, Integer format) {
+
+    public static final int ALL_VERSIONS_FORMAT = 1;
+    public static final int ONE_VERSION_FORMAT = 2;
+
+    public ProcessVersions {
+        format = format == null ? ALL_VERSIONS_FORMAT : format;
+    }
 
     /**
      * One published version.
@@ -24,7 +37,12 @@ public record ProcessVersions(String workspace, String name, Map<String, Publish
     public record PublishedVersion(ProcessDefinition definition, String source, Instant publishedAt) {}
 
     public static ProcessVersions empty(String workspace, String name) {
-        return new ProcessVersions(workspace, name, Map.of());
+        return new ProcessVersions(workspace, name, Map.of(), ONE_VERSION_FORMAT);
+    }
+
+    /** The record of one version, as stored under its own key. */
+    public static ProcessVersions single(String workspace, String name, String version, PublishedVersion published) {
+        return new ProcessVersions(workspace, name, Map.of(version, published), ONE_VERSION_FORMAT);
     }
 
     public Optional<PublishedVersion> version(String version) {
@@ -39,7 +57,7 @@ public record ProcessVersions(String workspace, String name, Map<String, Publish
     public ProcessVersions with(String version, PublishedVersion published) {
         Map<String, PublishedVersion> copy = new LinkedHashMap<>(versions);
         copy.put(version, published);
-        return new ProcessVersions(workspace, name, copy);
+        return new ProcessVersions(workspace, name, copy, format);
     }
 
     public static final Comparator<String> VERSION_ORDER = (left, right) -> {

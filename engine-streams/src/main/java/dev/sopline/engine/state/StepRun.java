@@ -14,6 +14,8 @@ import java.util.Map;
  * The engine's record of one step of an instance. Beyond what {@link StepView} shows, it keeps the resolved inputs,
  * the deadline of the current attempt, when a failed attempt is retried, and an escalated agent's proposal.
  *
+ * @param inputs the resolved inputs of the active attempt; dropped when the step ends, as nothing reads them after
+ *     and the instance record would otherwise hold a copy per step
  * @param readyAt when the current attempt became ready; orders the pending feed
  * @param retryAt set while a failed attempt waits for its backoff; the step is not offered to workers meanwhile
  * @param proposal the outputs an agent proposed before escalating
@@ -77,17 +79,17 @@ public record StepRun(
 
     public StepRun complete(Map<String, Object> newOutputs, JudgmentDecision newDecision, Instant now) {
         return new StepRun(id, name, type, StepState.COMPLETED, attempt, assignee, escalated,
-                newDecision != null ? newDecision : decision, callbackId, inputs, newOutputs, proposal, null, startedAt,
+                newDecision != null ? newDecision : decision, callbackId, null, newOutputs, proposal, null, startedAt,
                 readyAt, null, null, now);
     }
 
     public StepRun fail(StepError failure, Instant now) {
-        return new StepRun(id, name, type, StepState.FAILED, attempt, assignee, escalated, decision, callbackId, inputs,
+        return new StepRun(id, name, type, StepState.FAILED, attempt, assignee, escalated, decision, callbackId, null,
                 outputs, proposal, failure, startedAt, readyAt, null, null, now);
     }
 
     public StepRun cancel(Instant now) {
-        return new StepRun(id, name, type, StepState.CANCELLED, attempt, assignee, escalated, decision, callbackId, inputs,
+        return new StepRun(id, name, type, StepState.CANCELLED, attempt, assignee, escalated, decision, callbackId, null,
                 outputs, proposal, error, startedAt, readyAt, null, null, now);
     }
 

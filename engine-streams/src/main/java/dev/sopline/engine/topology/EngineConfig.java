@@ -1,6 +1,7 @@
 package dev.sopline.engine.topology;
 
 import dev.sopline.engine.decision.CallbackIds;
+import dev.sopline.engine.decision.InstanceBudget;
 import java.time.Duration;
 
 /**
@@ -10,13 +11,19 @@ import java.time.Duration;
  * @param callbackIds how webhook steps' callback ids are derived, under the engine's secret
  * @param firesPerPunctuation at most this many timers fire (and held starts are released) per punctuation, so a
  *     backlog after downtime is worked off over several punctuations instead of holding the stream thread in one
+ * @param instanceBudget how much data one instance may hold, so no record the engine writes for it passes the
+ *     broker's limit
  */
-public record EngineConfig(Duration timerInterval, CallbackIds callbackIds, int firesPerPunctuation) {
+public record EngineConfig(Duration timerInterval, CallbackIds callbackIds, int firesPerPunctuation, InstanceBudget instanceBudget) {
 
     public static final Duration DEFAULT_TIMER_INTERVAL = Duration.ofMillis(100);
     public static final int DEFAULT_FIRES_PER_PUNCTUATION = 500;
 
     public EngineConfig(Duration timerInterval, CallbackIds callbackIds) {
         this(timerInterval, callbackIds, DEFAULT_FIRES_PER_PUNCTUATION);
+    }
+
+    public EngineConfig(Duration timerInterval, CallbackIds callbackIds, int firesPerPunctuation) {
+        this(timerInterval, callbackIds, firesPerPunctuation, InstanceBudget.defaults());
     }
 }

@@ -219,6 +219,17 @@ final class EngineHarness implements AutoCloseable {
         return now;
     }
 
+    /** Writes a raw record to the published definitions topic, as an engine of an earlier format may have. */
+    void publishDefinitionRecord(String key, byte[] value) {
+        driver.createInputTopic(EngineTopics.DEFINITIONS, new StringSerializer(), new org.apache.kafka.common.serialization.ByteArraySerializer())
+                .pipeInput(key, value, now);
+    }
+
+    /** The records written to the published definitions topic so far. */
+    List<KeyValue<String, byte[]>> definitionRecords() {
+        return driver.createOutputTopic(EngineTopics.DEFINITIONS, new StringDeserializer(), new ByteArrayDeserializer()).readKeyValuesToList();
+    }
+
     KeyValueStore<String, Object> store(String name) {
         return driver.getKeyValueStore(name);
     }

@@ -17,6 +17,8 @@ public final class ErrorCodes {
     public static final String PAYLOAD_TOO_LARGE = "payload_too_large";
     public static final String TRIGGER_MISCONFIGURED = "trigger_misconfigured";
     public static final String UNAVAILABLE = "unavailable";
+    /** The engine could not apply a command (a defect, not the request's fault); the command was skipped. */
+    public static final String ENGINE_ERROR = "engine_error";
 
     private ErrorCodes() {}
 }

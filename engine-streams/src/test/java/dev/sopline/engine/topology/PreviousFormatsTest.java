@@ -1,0 +1,101 @@
+package dev.sopline.engine.topology;
+
+import static dev.sopline.engine.topology.EngineHarness.WORKSPACE;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.groups.Tuple.tuple;
+
+import dev.sopline.engine.state.Instance;
+import dev.sopline.engine.state.ProcessVersions;
+import dev.sopline.schemas.command.CommandReply;
+import dev.sopline.schemas.command.InstanceKeys;
+import dev.sopline.schemas.definition.ProcessDefinition;
+import dev.sopline.schemas.definition.ProcessFiles;
+import dev.sopline.schemas.json.Json;
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.node.ObjectNode;
+
+/** Records written before each process version had its own key, and before instances counted their data, still read. */
+class PreviousFormatsTest {
+
+    private static final String ID = "01JAAAAAAAAAAAAAAAAAAAAAAA";
+    private static final String OTHER_ID = "01JBBBBBBBBBBBBBBBBBBBBBBB";
+
+    private final EngineHarness engine = new EngineHarness();
+
+    @AfterEach
+    void close() {
+        engine.close();
+    }
+
+    /** A process record as the previous format wrote it: every version under {@code <workspace>/<name>}, no format field. */
+    private static byte[] allVersionsRecord(String... files) {
+        Map<String, Object> versions = new LinkedHashMap<>();
+        String name = null;
+        for (String file : files) {
+            byte[] yaml = EngineHarness.resource(file);
+            ProcessDefinition definition = ((ProcessFiles.Loaded) ProcessFiles.load(yaml)).file().process();
+            name = definition.name();
+            versions.put(definition.version(), Map.of("definition", definition, "source", new String(yaml, StandardCharsets.UTF_8),
+                    "published_at", EngineHarness.START.toString()));
+        }
+        return Json.mapper().writeValueAsBytes(Map.of("workspace", WORKSPACE, "name", name, "versions", versions));
+    }
+
+    @Test
+    void shouldStartFromAndSplitAProcessRecordOfThePreviousFormat() {
+        // given: the same record in the engine's own store and in the published definitions
+        byte[] previous = allVersionsRecord("automated.yaml");
+        String legacyKey = InstanceKeys.processKey(WORKSPACE, "billing");
+        engine.publishDefinitionRecord(legacyKey, previous);
+        KeyValueStore<String, Object> processes = engine.store(EngineTopology.PROCESSES_STORE);
+        processes.put(legacyKey, Json.mapper().readValue(previous, ProcessVersions.class));
+
+        // when: an instance starts from it, then a new version is registered
+        CommandReply started = engine.start(ID, "billing", Map.of("amount", 1));
+        String secondVersion = new String(EngineHarness.resource("automated.yaml"), StandardCharsets.UTF_8)
+                .replace("version: \"1.0\"", "version: \"2.0\"");
+        CommandReply registered = engine.register("billing-2", secondVersion.getBytes(StandardCharsets.UTF_8));
+
+        // then: the old record is split into one record per version and removed, and both versions still start
+        assertThat(started.status()).isEqualTo(201);
+        assertThat(registered.status()).isEqualTo(201);
+        assertThat(processes.get(legacyKey)).isNull();
+        assertThat(processes.get(legacyKey + "/1.0")).isNotNull();
+        assertThat(processes.get(legacyKey + "/2.0")).isNotNull();
+        assertThat(engine.definitionRecords()).extracting(record -> record.key, record -> record.value == null)
+                .contains(tuple(legacyKey, true), tuple(legacyKey + "/1.0", false));
+        assertThat(engine.send(engine.startCommand(OTHER_ID, "billing", Map.of("amount", 2), "1.0")).status()).isEqualTo(201);
+        assertThat(engine.instance(OTHER_ID).version()).isEqualTo("1.0");
+        assertThat(engine.start("01JCCCCCCCCCCCCCCCCCCCCCCC", "billing", Map.of("amount", 3)).body()).extracting("version").isEqualTo("2.0");
+    }
+
+    @Test
+    void shouldReadAnInstanceRecordWrittenBeforeInstancesCountedTheirData() {
+        // given
+        engine.register("two-step.yaml");
+        engine.start(ID, "two-step", Map.of("title", "Q3 plan"));
+        ObjectNode previous = Json.mapper().valueToTree(engine.instance(ID));
+        previous.remove("data_bytes");
+
+        // when
+        Instance read = new JsonSerde<>(Instance.class).deserializer().deserialize("changelog", Json.mapper().writeValueAsBytes(previous));
+
+        // then
+        assertThat(read.dataBytes()).isZero();
+        assertThat(read.steps()).isEqualTo(engine.instance(ID).steps());
+    }
+
+    @Test
+    void shouldReadAProcessRecordWithoutAFormatAsThePreviousFormat() {
+        ProcessVersions read = new JsonSerde<>(ProcessVersions.class).deserializer().deserialize("definitions", allVersionsRecord("automated.yaml"));
+
+        assertThat(read.format()).isEqualTo(ProcessVersions.ALL_VERSIONS_FORMAT);
+        assertThat(read.version("1.0")).isPresent();
+        assertThat(read.name()).isEqualTo("billing");
+    }
+}
