@@ -16,6 +16,14 @@ public interface EngineReader {
 
     Optional<InstanceView> instance(String workspace, String instanceId);
 
+    /**
+     * The instance, marked stale when its owner could not be reached and a standby copy answered. A copy that does
+     * not hold the instance answers nothing (unavailable), never "absent": it may just be behind.
+     */
+    default Optional<Answer<InstanceView>> instanceAnswer(String workspace, String instanceId) {
+        return instance(workspace, instanceId).map(Answer::fresh);
+    }
+
     /** Newest first; the cursor is the id of the last instance of the previous page. */
     Page<InstanceView> instances(String workspace, InstanceFilter filter, String cursor, int limit);
 
