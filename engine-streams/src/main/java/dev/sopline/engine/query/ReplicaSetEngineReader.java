@@ -32,6 +32,8 @@ public final class ReplicaSetEngineReader implements EngineReader, AutoCloseable
     private static final Logger LOG = LoggerFactory.getLogger(ReplicaSetEngineReader.class);
     private static final Duration SET_ASIDE = Duration.ofSeconds(2);
     private static final Duration DISCOVERY_INTERVAL = Duration.ofSeconds(5);
+    private static final int ROUNDS = 4;
+    private static final Duration BETWEEN_ROUNDS = Duration.ofMillis(250);
 
     /** By {@code host:port}, so a configured address and the same replica named by the metadata are one replica. */
     private final Map<String, Replica> replicas = new ConcurrentHashMap<>();
@@ -88,8 +90,33 @@ public final class ReplicaSetEngineReader implements EngineReader, AutoCloseable
         }
     }
 
-    /** Asks the replicas that answered lately first, then those set aside; the first answer wins. */
+    /**
+     * Asks the replicas that answered lately first, then those set aside; the first answer wins. When none answers,
+     * asks again a few times in the next moments: while the group moves a lost replica's partitions, the one that
+     * takes them over cannot answer for them for a moment, between its standby copy becoming the active one.
+     */
     private <T> T ask(Function<RemoteEngineReader, T> read) {
+        InvalidStateStoreException failure = new InvalidStateStoreException(
+                "Expected one of the engine replicas " + baseUrls() + " to answer, but none did");
+        for (int round = 0; round < ROUNDS; round++) {
+            if (round > 0 && !pause()) {
+                break;
+            }
+            for (Replica replica : inAskingOrder()) {
+                try {
+                    return read.apply(replica.reader);
+                } catch (InvalidStateStoreException unavailable) {
+                    replica.setAsideUntil = System.nanoTime() + SET_ASIDE.toNanos();
+                    if (failure.getSuppressed().length < ROUNDS * 2) {
+                        failure.addSuppressed(unavailable);
+                    }
+                }
+            }
+        }
+        throw failure;
+    }
+
+    private List<Replica> inAskingOrder() {
         long now = System.nanoTime();
         List<Replica> first = new ArrayList<>();
         List<Replica> last = new ArrayList<>();
@@ -98,19 +125,17 @@ public final class ReplicaSetEngineReader implements EngineReader, AutoCloseable
             (replica.setAsideUntil - now > 0 ? last : first).add(replica);
         }
         first.addAll(last);
-        InvalidStateStoreException failure = null;
-        for (Replica replica : first) {
-            try {
-                return read.apply(replica.reader);
-            } catch (InvalidStateStoreException unavailable) {
-                replica.setAsideUntil = System.nanoTime() + SET_ASIDE.toNanos();
-                if (failure == null) {
-                    failure = new InvalidStateStoreException("Expected one of the engine replicas " + baseUrls() + " to answer, but none did");
-                }
-                failure.addSuppressed(unavailable);
-            }
+        return first;
+    }
+
+    private static boolean pause() {
+        try {
+            Thread.sleep(BETWEEN_ROUNDS.toMillis());
+            return true;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
         }
-        throw failure;
     }
 
     @Override
