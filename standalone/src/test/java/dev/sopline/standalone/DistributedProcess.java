@@ -61,6 +61,19 @@ final class DistributedProcess implements AutoCloseable {
         }
     }
 
+    /** Whether the process answers HTTP at the URL at all, whatever the status. */
+    boolean listens(String url) {
+        try {
+            http.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(2)).build(), HttpResponse.BodyHandlers.discarding());
+            return true;
+        } catch (IOException notYet) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
     /** SIGKILL: the replica leaves no goodbye to the group, commits nothing, closes no connection cleanly. */
     void kill() throws InterruptedException {
         process.destroyForcibly();
