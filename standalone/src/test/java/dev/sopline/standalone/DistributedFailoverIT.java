@@ -48,6 +48,7 @@ class DistributedFailoverIT {
                     n: "${inputs.n}"
                   outputs:
                     - name: doubled
+                      type: number
             """;
     /**
      * The goal for reads is 2 s. For writes it is 10 s; today a killed replica's partitions are blocked for about
@@ -141,7 +142,7 @@ class DistributedFailoverIT {
                     for (String id : acknowledged) {
                         SopApi.Response instance = api.get("/sop/" + PROCESS + "/" + id);
                         assertThat(instance.status()).as("acknowledged instance %s", id).isEqualTo(200);
-                        assertThat(instance.json().path("state").asString()).as("instance %s", id).isEqualTo("completed");
+                        assertThat(instance.json().path("state").asString()).as("instance %s: %s", id, instance.body()).isEqualTo("completed");
                     }
                 });
             } finally {
