@@ -10,7 +10,8 @@ import java.util.Optional;
 /**
  * The reads the gateway needs from the engine's state. Implemented over one replica's own stores
  * ({@link EngineQueries}), over every replica by routing each query to the owners ({@link RoutingEngineReader}), and
- * over HTTP to an engine replica that routes ({@link RemoteEngineReader}).
+ * over HTTP to an engine replica that routes ({@link RemoteEngineReader}), and over HTTP to whichever of several
+ * replicas can answer ({@link ReplicaSetEngineReader}).
  */
 public interface EngineReader {
 

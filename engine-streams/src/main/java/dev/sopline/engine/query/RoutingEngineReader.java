@@ -6,6 +6,7 @@ import dev.sopline.schemas.instance.CallbackOwner;
 import dev.sopline.schemas.instance.InstanceView;
 import dev.sopline.schemas.instance.PendingStep;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -85,7 +86,7 @@ public final class RoutingEngineReader implements EngineReader {
                 if (host.equals(self)) {
                     copy = local.instance(workspace, instanceId, partition, true);
                 } else {
-                    Map<String, Object> parameters = new java.util.HashMap<>(Map.of("workspace", workspace, "id", instanceId, "stale", "true"));
+                    Map<String, Object> parameters = new HashMap<>(Map.of("workspace", workspace, "id", instanceId, "stale", "true"));
                     if (partition != null) {
                         parameters.put("partition", partition);
                     }
