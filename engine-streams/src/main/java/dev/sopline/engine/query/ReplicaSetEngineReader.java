@@ -32,7 +32,8 @@ public final class ReplicaSetEngineReader implements EngineReader, AutoCloseable
     private static final Logger LOG = LoggerFactory.getLogger(ReplicaSetEngineReader.class);
     private static final Duration SET_ASIDE = Duration.ofSeconds(2);
     private static final Duration DISCOVERY_INTERVAL = Duration.ofSeconds(5);
-    private static final int ROUNDS = 4;
+    /** About 2 s in all: the standby-to-active switch takes a second or two on a busy machine. */
+    private static final int ROUNDS = 8;
     private static final Duration BETWEEN_ROUNDS = Duration.ofMillis(250);
 
     /** By {@code host:port}, so a configured address and the same replica named by the metadata are one replica. */
