@@ -17,6 +17,8 @@ import java.util.Map;
 final class DistributedProcess implements AutoCloseable {
 
     private static final String LAUNCHER = "org.springframework.boot.loader.launch.PropertiesLauncher";
+    /** A gateway that can read from no replica takes a few seconds to say it is DOWN. */
+    private static final Duration ANSWER_WITHIN = Duration.ofSeconds(10);
 
     private final String name;
     private final Path log;
@@ -51,7 +53,7 @@ final class DistributedProcess implements AutoCloseable {
             throw new IllegalStateException("Expected " + name + " to run, but it exited; see " + log);
         }
         try {
-            return http.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(2)).build(),
+            return http.send(HttpRequest.newBuilder(URI.create(url)).timeout(ANSWER_WITHIN).build(),
                     HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
         } catch (IOException notYet) {
             return false;
@@ -64,7 +66,7 @@ final class DistributedProcess implements AutoCloseable {
     /** Whether the process answers HTTP at the URL at all, whatever the status. */
     boolean listens(String url) {
         try {
-            http.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(2)).build(), HttpResponse.BodyHandlers.discarding());
+            http.send(HttpRequest.newBuilder(URI.create(url)).timeout(ANSWER_WITHIN).build(), HttpResponse.BodyHandlers.discarding());
             return true;
         } catch (IOException notYet) {
             return false;
