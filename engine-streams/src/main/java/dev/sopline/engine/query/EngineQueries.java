@@ -29,15 +29,46 @@ import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 public final class EngineQueries implements EngineReader {
 
     private final KafkaStreams streams;
+    private final ServingState serving;
 
     public EngineQueries(KafkaStreams streams) {
         this.streams = streams;
+        this.serving = new ServingState(streams);
+    }
+
+    /** Whether these stores can answer: restored once, and the replica still running (see {@link ServingState}). */
+    public ServingState serving() {
+        return serving;
     }
 
     @Override
     public Optional<InstanceView> instance(String workspace, String instanceId) {
-        return Optional.ofNullable(store(EngineTopology.INSTANCES_STORE, Instance.class).get(InstanceKeys.key(workspace, instanceId)))
-                .map(Instance::view);
+        return instance(workspace, instanceId, null, false);
+    }
+
+    /**
+     * The instance from this replica's copy of one partition (or of every partition it serves, when null). With a
+     * partition named, a replica that does not serve it answers nothing (unavailable) rather than "absent". With
+     * {@code includeStandbys}, a standby copy, or an active one still being restored, answers too: it may be behind.
+     */
+    public Optional<InstanceView> instance(String workspace, String instanceId, Integer partition, boolean includeStandbys) {
+        StoreQueryParameters<ReadOnlyKeyValueStore<String, Instance>> parameters = StoreQueryParameters
+                .fromNameAndType(EngineTopology.INSTANCES_STORE, QueryableStoreTypes.<String, Instance>keyValueStore());
+        if (partition != null) {
+            parameters = parameters.withPartition(partition);
+        }
+        if (includeStandbys) {
+            parameters = parameters.enableStaleStores();
+        }
+        return Optional.ofNullable(streams.store(parameters).get(InstanceKeys.key(workspace, instanceId))).map(Instance::view);
+    }
+
+    /** The query endpoints ({@code host:port}) of every replica this one knows of from the group's metadata, itself included. */
+    public List<String> replicaEndpoints() {
+        return streams.metadataForAllStreamsClients().stream()
+                .map(metadata -> metadata.hostInfo().host() + ":" + metadata.hostInfo().port())
+                .distinct()
+                .toList();
     }
 
     @Override

@@ -10,11 +10,20 @@ import java.util.Optional;
 /**
  * The reads the gateway needs from the engine's state. Implemented over one replica's own stores
  * ({@link EngineQueries}), over every replica by routing each query to the owners ({@link RoutingEngineReader}), and
- * over HTTP to an engine replica that routes ({@link RemoteEngineReader}).
+ * over HTTP to an engine replica that routes ({@link RemoteEngineReader}), and over HTTP to whichever of several
+ * replicas can answer ({@link ReplicaSetEngineReader}).
  */
 public interface EngineReader {
 
     Optional<InstanceView> instance(String workspace, String instanceId);
+
+    /**
+     * The instance, marked stale when its owner could not be reached and a standby copy answered. A copy that does
+     * not hold the instance answers nothing (unavailable), never "absent": it may just be behind.
+     */
+    default Optional<Answer<InstanceView>> instanceAnswer(String workspace, String instanceId) {
+        return instance(workspace, instanceId).map(Answer::fresh);
+    }
 
     /** Newest first; the cursor is the id of the last instance of the previous page. */
     Page<InstanceView> instances(String workspace, InstanceFilter filter, String cursor, int limit);

@@ -8,7 +8,10 @@ import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import org.apache.kafka.streams.errors.InvalidStateStoreException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -18,6 +21,12 @@ import org.slf4j.LoggerFactory;
  * partitions) and for gateways that run without an engine of their own ({@code /query/*}: routed to the owners).
  * Built on the JDK's HTTP server because the engine carries no web framework and these are a few GETs of JSON.
  * They take the workspace as a parameter, so they belong on the engines' private network, never on a public one.
+ *
+ * <p>Answers: 200 with the JSON; 404 {@code not_found} when the replica can say the thing does not exist; 503
+ * {@code unavailable} with {@code Retry-After} when it cannot answer now (its stores are not restored yet, or the
+ * owner of the data and every copy of it are unreachable); 400 {@code invalid_query}. A read of an instance that a
+ * standby answered because its owner was unreachable carries {@code X-SOP-Stale: true}.
+ * {@code /query/replicas} lists the query endpoints of every replica in the group, for gateways to find them.
  */
 public final class QueryServer implements AutoCloseable {
 
@@ -26,63 +35,144 @@ public final class QueryServer implements AutoCloseable {
     static final String LOCAL_PENDING = "/internal/pending";
     static final String LOCAL_COUNTS = "/internal/counts";
     static final String ROUTED = "/query/";
+    static final String REPLICAS = "/query/replicas";
+    static final String RETRY_AFTER_SECONDS = "1";
 
     private static final Logger LOG = LoggerFactory.getLogger(QueryServer.class);
 
     private final HttpServer server;
+    private final ExecutorService handlers;
+    private final ScheduledExecutorService watcher;
 
-    private QueryServer(HttpServer server) {
+    private QueryServer(HttpServer server, ExecutorService handlers, ScheduledExecutorService watcher) {
         this.server = server;
+        this.handlers = handlers;
+        this.watcher = watcher;
     }
 
     public static QueryServer start(int port, EngineQueries local, EngineReader routed) throws IOException {
         HttpServer server = HttpServer.create(new InetSocketAddress(port), 0);
-        server.createContext("/internal/", exchange -> answer(exchange, local));
-        server.createContext(ROUTED, exchange -> answer(exchange, routed));
-        server.setExecutor(Executors.newFixedThreadPool(4));
+        server.createContext("/internal/", exchange -> answer(exchange, local, name -> readLocal(local, name, parameters(exchange))));
+        server.createContext(ROUTED, exchange -> answer(exchange, local, name -> readRouted(local, routed, name, parameters(exchange))));
+        ExecutorService handlers = Executors.newFixedThreadPool(4);
+        server.setExecutor(handlers);
         server.start();
-        return new QueryServer(server);
+        return new QueryServer(server, handlers, watchFirstRestore(local.serving()));
+    }
+
+    /** RUNNING may last only moments before a rebalance: look often until it has been seen once. */
+    private static ScheduledExecutorService watchFirstRestore(ServingState serving) {
+        ScheduledExecutorService watcher = Executors.newSingleThreadScheduledExecutor(task -> {
+            Thread thread = new Thread(task, "engine-query-readiness");
+            thread.setDaemon(true);
+            return thread;
+        });
+        watcher.scheduleWithFixedDelay(() -> {
+            if (serving.hasBeenRestored()) {
+                watcher.shutdown();
+            }
+        }, 0, 20, TimeUnit.MILLISECONDS);
+        return watcher;
     }
 
     public int port() {
         return server.getAddress().getPort();
     }
 
-    private static void answer(HttpExchange exchange, EngineReader reader) throws IOException {
+    private interface Read {
+        Answer<Optional<?>> read(String name);
+    }
+
+    private static Map<String, String> parameters(HttpExchange exchange) {
+        return QueryParameters.decode(exchange.getRequestURI().getRawQuery());
+    }
+
+    /** Every outcome is answered before the exchange is closed, errors included. */
+    private static void answer(HttpExchange exchange, EngineQueries local, Read read) throws IOException {
         try (exchange) {
             if (!"GET".equals(exchange.getRequestMethod())) {
                 send(exchange, 405, Map.of("error", "method_not_allowed"));
                 return;
             }
-            String name = exchange.getRequestURI().getPath().replaceFirst("^/(internal|query)/", "");
-            Map<String, String> parameters = QueryParameters.decode(exchange.getRequestURI().getRawQuery());
-            Optional<?> body = read(reader, name, parameters);
-            if (body.isEmpty()) {
-                send(exchange, 404, Map.of("error", "not_found"));
-            } else {
-                send(exchange, 200, body.get());
+            if (!local.serving().canServe()) {
+                unavailable(exchange);
+                return;
             }
-        } catch (InvalidStateStoreException e) {
-            send(exchange, 503, Map.of("error", "unavailable"));
-        } catch (RuntimeException e) {
-            LOG.warn("Query {} failed", exchange.getRequestURI(), e);
-            send(exchange, 400, Map.of("error", "invalid_query"));
+            String name = exchange.getRequestURI().getPath().replaceFirst("^/(internal|query)/", "");
+            Answer<Optional<?>> answer;
+            try {
+                answer = read.read(name);
+            } catch (InvalidStateStoreException e) {
+                LOG.debug("Query {} unavailable: {}", exchange.getRequestURI(), e.getMessage());
+                unavailable(exchange);
+                return;
+            } catch (RuntimeException e) {
+                LOG.warn("Query {} failed", exchange.getRequestURI(), e);
+                send(exchange, 400, Map.of("error", "invalid_query"));
+                return;
+            }
+            if (answer.value().isEmpty()) {
+                send(exchange, 404, Map.of("error", "not_found"));
+                return;
+            }
+            if (answer.stale()) {
+                exchange.getResponseHeaders().set(Answer.STALE_HEADER, "true");
+            }
+            send(exchange, 200, answer.value().get());
         }
     }
 
+    private static Answer<Optional<?>> readLocal(EngineQueries local, String name, Map<String, String> parameters) {
+        if (name.equals("instance")) {
+            String partition = parameters.get("partition");
+            boolean stale = Boolean.parseBoolean(parameters.get("stale"));
+            Optional<?> found = local.instance(required(parameters, "workspace"), required(parameters, "id"),
+                    partition == null ? null : Integer.valueOf(partition), stale);
+            if (stale && found.isEmpty()) {
+                throw new InvalidStateStoreException("A standby copy may be behind: it cannot say the instance does not exist");
+            }
+            return new Answer<>(found, stale);
+        }
+        return Answer.fresh(read(local, name, parameters));
+    }
+
+    private static Answer<Optional<?>> readRouted(EngineQueries local, EngineReader routed, String name, Map<String, String> parameters) {
+        return switch (name) {
+            case "instance" -> routed.instanceAnswer(required(parameters, "workspace"), required(parameters, "id"))
+                    .<Answer<Optional<?>>>map(found -> new Answer<>(Optional.of(found.value()), found.stale()))
+                    .orElse(Answer.fresh(Optional.empty()));
+            case "replicas" -> Answer.fresh(Optional.of(local.replicaEndpoints()));
+            default -> Answer.fresh(read(routed, name, parameters));
+        };
+    }
+
     private static Optional<?> read(EngineReader reader, String name, Map<String, String> parameters) {
-        String workspace = parameters.get("workspace");
         int limit = Integer.parseInt(parameters.getOrDefault("limit", "50"));
         return switch (name) {
-            case "instance" -> reader.instance(workspace, parameters.get("id"));
-            case "instances" -> Optional.of(reader.instances(workspace, QueryParameters.instanceFilter(parameters), parameters.get("cursor"), limit));
-            case "pending" -> Optional.of(reader.pendingSteps(workspace, QueryParameters.pendingFilter(parameters), parameters.get("cursor"), limit));
-            case "counts" -> Optional.of(reader.counts(workspace));
-            case "callback" -> reader.callbackOwner(parameters.get("id"));
-            case "process" -> reader.process(workspace, parameters.get("name"));
-            case "processes" -> Optional.of(reader.processes(workspace));
+            case "instance" -> reader.instance(required(parameters, "workspace"), required(parameters, "id"));
+            case "instances" -> Optional.of(reader.instances(required(parameters, "workspace"), QueryParameters.instanceFilter(parameters),
+                    parameters.get("cursor"), limit));
+            case "pending" -> Optional.of(reader.pendingSteps(required(parameters, "workspace"), QueryParameters.pendingFilter(parameters),
+                    parameters.get("cursor"), limit));
+            case "counts" -> Optional.of(reader.counts(required(parameters, "workspace")));
+            case "callback" -> reader.callbackOwner(required(parameters, "id"));
+            case "process" -> reader.process(required(parameters, "workspace"), required(parameters, "name"));
+            case "processes" -> Optional.of(reader.processes(required(parameters, "workspace")));
             default -> Optional.empty();
         };
+    }
+
+    private static String required(Map<String, String> parameters, String name) {
+        String value = parameters.get(name);
+        if (value == null || value.isEmpty()) {
+            throw new IllegalArgumentException("Expected the query parameter '" + name + "'");
+        }
+        return value;
+    }
+
+    private static void unavailable(HttpExchange exchange) throws IOException {
+        exchange.getResponseHeaders().set("Retry-After", RETRY_AFTER_SECONDS);
+        send(exchange, 503, Map.of("error", "unavailable"));
     }
 
     private static void send(HttpExchange exchange, int status, Object body) throws IOException {
@@ -96,6 +186,8 @@ public final class QueryServer implements AutoCloseable {
 
     @Override
     public void close() {
+        watcher.shutdownNow();
         server.stop(1);
+        handlers.shutdownNow();
     }
 }

@@ -19,9 +19,23 @@ public final class RemoteEngineReader implements EngineReader {
         this.baseUrl = baseUrl.endsWith("/") ? baseUrl.substring(0, baseUrl.length() - 1) : baseUrl;
     }
 
+    public String baseUrl() {
+        return baseUrl;
+    }
+
     @Override
     public Optional<InstanceView> instance(String workspace, String instanceId) {
-        return client.get(baseUrl, "/query/instance", Map.of("workspace", workspace, "id", instanceId), new TypeReference<InstanceView>() {});
+        return instanceAnswer(workspace, instanceId).map(Answer::value);
+    }
+
+    @Override
+    public Optional<Answer<InstanceView>> instanceAnswer(String workspace, String instanceId) {
+        return client.answer(baseUrl, "/query/instance", Map.of("workspace", workspace, "id", instanceId), new TypeReference<InstanceView>() {});
+    }
+
+    /** The query endpoints ({@code host:port}) of every replica the group's metadata names, as this replica knows them. */
+    public List<String> replicaEndpoints() {
+        return client.get(baseUrl, QueryServer.REPLICAS, Map.of(), new TypeReference<List<String>>() {}).orElseThrow();
     }
 
     @Override

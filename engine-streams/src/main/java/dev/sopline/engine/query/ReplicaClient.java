@@ -15,11 +15,18 @@ import tools.jackson.core.type.TypeReference;
 /** GETs against another replica's query endpoints. A replica that cannot answer makes the query unavailable (503). */
 final class ReplicaClient {
 
+    /** A replica that is gone refuses at once on most networks; one that is unreachable must not hold a read past the 2 s a failover may take. */
+    private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(1);
     private static final Duration TIMEOUT = Duration.ofSeconds(5);
 
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(TIMEOUT).build();
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(CONNECT_TIMEOUT).build();
 
     <T> Optional<T> get(String baseUrl, String path, Map<String, Object> parameters, TypeReference<T> type) {
+        return answer(baseUrl, path, parameters, type).map(Answer::value);
+    }
+
+    /** The answer and whether the replica marked it stale ({@link Answer#STALE_HEADER}); empty on 404. */
+    <T> Optional<Answer<T>> answer(String baseUrl, String path, Map<String, Object> parameters, TypeReference<T> type) {
         URI uri = URI.create(baseUrl + path + "?" + QueryParameters.encode(parameters));
         try {
             HttpResponse<byte[]> response = http.send(HttpRequest.newBuilder(uri).timeout(TIMEOUT).GET().build(),
@@ -30,9 +37,10 @@ final class ReplicaClient {
             if (response.statusCode() != 200) {
                 throw new InvalidStateStoreException("Expected replica " + baseUrl + " to answer " + path + ", but it answered " + response.statusCode());
             }
-            return Optional.of(Json.mapper().readValue(response.body(), type));
+            boolean stale = response.headers().firstValue(Answer.STALE_HEADER).map(Boolean::parseBoolean).orElse(false);
+            return Optional.of(new Answer<>(Json.mapper().readValue(response.body(), type), stale));
         } catch (IOException e) {
-            throw new InvalidStateStoreException("Expected replica " + baseUrl + " to answer " + path + ", but " + e.getMessage());
+            throw new InvalidStateStoreException("Expected replica " + baseUrl + " to answer " + path + ", but " + e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new InvalidStateStoreException("Interrupted while asking replica " + baseUrl);

@@ -6,6 +6,7 @@ import dev.sopline.schemas.instance.CallbackOwner;
 import dev.sopline.schemas.instance.InstanceView;
 import dev.sopline.schemas.instance.PendingStep;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -16,6 +17,7 @@ import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.KeyQueryMetadata;
 import org.apache.kafka.streams.StreamsMetadata;
+import org.apache.kafka.streams.errors.InvalidStateStoreException;
 import org.apache.kafka.streams.state.HostInfo;
 import tools.jackson.core.type.TypeReference;
 
@@ -40,16 +42,64 @@ public final class RoutingEngineReader implements EngineReader {
 
     @Override
     public Optional<InstanceView> instance(String workspace, String instanceId) {
+        return instanceAnswer(workspace, instanceId).map(Answer::value);
+    }
+
+    /**
+     * From the active owner of the instance's partition; while the owner cannot answer (it is gone and the group has
+     * not yet moved its partitions, or the new owner is still restoring), from a standby copy, marked stale.
+     */
+    @Override
+    public Optional<Answer<InstanceView>> instanceAnswer(String workspace, String instanceId) {
         if (self == null) {
-            return local.instance(workspace, instanceId);
+            return local.instance(workspace, instanceId).map(Answer::fresh);
         }
         // Partitions follow the record key, the bare instance id, whatever the store key is.
         KeyQueryMetadata owner = streams.queryMetadataForKey(EngineTopology.INSTANCES_STORE, instanceId, Serdes.String().serializer());
-        if (owner == null || owner.equals(KeyQueryMetadata.NOT_AVAILABLE) || owner.activeHost().equals(self)) {
-            return local.instance(workspace, instanceId);
+        if (owner == null || owner.equals(KeyQueryMetadata.NOT_AVAILABLE)) {
+            // Mid-rebalance nobody is named owner: any copy here may answer, but its "absent" would be a guess.
+            return Optional.of(fromStandbys(workspace, instanceId, null, Set.of(),
+                    new InvalidStateStoreException("No owner is known for instance " + instanceId + " during a rebalance")));
         }
-        return replicas.get(url(owner.activeHost()), QueryServer.LOCAL_INSTANCE,
-                Map.of("workspace", workspace, "id", instanceId), new TypeReference<InstanceView>() {});
+        int partition = owner.partition();
+        try {
+            if (owner.activeHost().equals(self)) {
+                return local.instance(workspace, instanceId, partition, false).map(Answer::fresh);
+            }
+            return replicas.get(url(owner.activeHost()), QueryServer.LOCAL_INSTANCE,
+                    Map.of("workspace", workspace, "id", instanceId, "partition", partition), new TypeReference<InstanceView>() {})
+                    .map(Answer::fresh);
+        } catch (InvalidStateStoreException ownerUnavailable) {
+            return Optional.of(fromStandbys(workspace, instanceId, partition, owner.standbyHosts(), ownerUnavailable));
+        }
+    }
+
+    /** The first copy that holds the instance answers; a copy without it may be behind, so that is no answer. */
+    private Answer<InstanceView> fromStandbys(String workspace, String instanceId, Integer partition, Set<HostInfo> standbys,
+                                              InvalidStateStoreException cause) {
+        Set<HostInfo> candidates = new LinkedHashSet<>();
+        candidates.add(self);
+        candidates.addAll(standbys);
+        for (HostInfo host : candidates) {
+            try {
+                Optional<InstanceView> copy;
+                if (host.equals(self)) {
+                    copy = local.instance(workspace, instanceId, partition, true);
+                } else {
+                    Map<String, Object> parameters = new HashMap<>(Map.of("workspace", workspace, "id", instanceId, "stale", "true"));
+                    if (partition != null) {
+                        parameters.put("partition", partition);
+                    }
+                    copy = replicas.get(url(host), QueryServer.LOCAL_INSTANCE, parameters, new TypeReference<InstanceView>() {});
+                }
+                if (copy.isPresent()) {
+                    return new Answer<>(copy.get(), true);
+                }
+            } catch (InvalidStateStoreException standbyUnavailable) {
+                cause.addSuppressed(standbyUnavailable);
+            }
+        }
+        throw cause;
     }
 
     @Override

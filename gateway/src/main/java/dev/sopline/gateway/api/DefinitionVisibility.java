@@ -22,9 +22,12 @@ public class DefinitionVisibility {
     public void awaitVisible(String workspace, String process, String version) {
         long deadline = System.nanoTime() + LIMIT.toNanos();
         while (System.nanoTime() < deadline) {
-            boolean visible = engine.queries().process(workspace, process).flatMap(versions -> versions.version(version)).isPresent();
-            if (visible) {
-                return;
+            try {
+                if (engine.queries().process(workspace, process).flatMap(versions -> versions.version(version)).isPresent()) {
+                    return;
+                }
+            } catch (org.apache.kafka.streams.errors.InvalidStateStoreException unreadable) {
+                // A replica failing over: the registration is taken; keep looking until the limit, then answer anyway.
             }
             try {
                 Thread.sleep(2);

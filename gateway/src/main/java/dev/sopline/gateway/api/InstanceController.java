@@ -1,6 +1,7 @@
 package dev.sopline.gateway.api;
 
 import com.github.f4b6a3.ulid.UlidCreator;
+import dev.sopline.engine.query.Answer;
 import dev.sopline.engine.query.InstanceFilter;
 import dev.sopline.engine.query.Page;
 import dev.sopline.engine.state.ProcessVersions;
@@ -24,6 +25,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import org.apache.kafka.streams.errors.InvalidStateStoreException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -36,6 +40,8 @@ import tools.jackson.databind.JsonNode;
 /** Instances: start, read, list, cancel, and the submit that resolves a step. */
 @RestController
 public class InstanceController {
+
+    private static final Logger LOG = LoggerFactory.getLogger(InstanceController.class);
 
     private final EngineAccess engine;
     private final CommandBus commands;
@@ -59,10 +65,7 @@ public class InstanceController {
                     List.of(Violation.of("inputs", inputs == null ? ViolationCode.REQUIRED : ViolationCode.INVALID_TYPE,
                             "Expected 'inputs' to be an object")));
         }
-        String latestVersion = engine.queries().process(workspace, name)
-                .flatMap(ProcessVersions::latest)
-                .map(latest -> latest.definition().version())
-                .orElseThrow(() -> ProcessController.notFound("Expected a published process named '%s', but there is none".formatted(name)));
+        String latestVersion = latestVersionIfReadable(workspace, name);
         Optional<IdempotencyKey> key = idempotency.of(request, workspace, scope.caller(request), body);
         String instanceId = key.map(found -> commands.instanceIdOnPartitionOf(found.scope())).orElseGet(() -> UlidCreator.getMonotonicUlid().toString());
         StartInstance start = new StartInstance(newCommandId(), workspace, instanceId, name, JsonBodies.toMap(inputs), null, StartInstance.API,
@@ -84,14 +87,16 @@ public class InstanceController {
     }
 
     @GetMapping("/sop/{name}/{id}")
-    public Map<String, Object> get(@PathVariable String name, @PathVariable String id, HttpServletRequest request) {
-        return ApiViews.instance(find(name, id, request), scope.baseUrl());
+    public ResponseEntity<Map<String, Object>> get(@PathVariable String name, @PathVariable String id, HttpServletRequest request) {
+        Answer<InstanceView> found = find(name, id, request);
+        return withStaleness(found, ApiViews.instance(found.value(), scope.baseUrl()));
     }
 
     @GetMapping("/sop/{name}/{id}/steps")
-    public List<Map<String, Object>> steps(@PathVariable String name, @PathVariable String id, HttpServletRequest request) {
+    public ResponseEntity<List<Map<String, Object>>> steps(@PathVariable String name, @PathVariable String id, HttpServletRequest request) {
         String base = scope.baseUrl();
-        return find(name, id, request).steps().stream().map(step -> ApiViews.step(step, base)).toList();
+        Answer<InstanceView> found = find(name, id, request);
+        return withStaleness(found, found.value().steps().stream().map(step -> ApiViews.step(step, base)).toList());
     }
 
     @PostMapping("/sop/{name}/{id}/cancel")
@@ -129,9 +134,37 @@ public class InstanceController {
         return Replies.toResponse(commands.send(IdempotencyKeys.wrap(key, submit)), reply -> ApiViews.stepBody(reply, base));
     }
 
-    private InstanceView find(String name, String id, HttpServletRequest request) {
-        return engine.queries().instance(scope.workspace(request), id)
-                .filter(view -> view.process().equals(name))
+    /**
+     * The latest version published, which the engine replica that takes the start waits for if it does not hold it
+     * yet; 404 if no replica knows the process. When no replica can be read (one is failing over), the start does
+     * not depend on the read: it goes out without a version and the engine starts the latest it holds, waiting
+     * briefly for the process if it has none ({@code WaitingStarts}), and answers 404 itself if there is none.
+     */
+    private String latestVersionIfReadable(String workspace, String name) {
+        Optional<ProcessVersions> versions;
+        try {
+            versions = engine.queries().process(workspace, name);
+        } catch (InvalidStateStoreException unreadable) {
+            LOG.debug("Starting '{}' without reading its latest version: {}", name, unreadable.getMessage());
+            return null;
+        }
+        return versions.flatMap(ProcessVersions::latest)
+                .map(latest -> latest.definition().version())
+                .orElseThrow(() -> ProcessController.notFound("Expected a published process named '%s', but there is none".formatted(name)));
+    }
+
+    /** Marks the answer when a standby answered because the instance's owner could not be reached: it may be behind. */
+    private <T> ResponseEntity<T> withStaleness(Answer<InstanceView> answer, T body) {
+        ResponseEntity.BodyBuilder response = ResponseEntity.ok();
+        if (answer.stale()) {
+            response.header(Answer.STALE_HEADER, "true");
+        }
+        return response.body(body);
+    }
+
+    private Answer<InstanceView> find(String name, String id, HttpServletRequest request) {
+        return engine.queries().instanceAnswer(scope.workspace(request), id)
+                .filter(answer -> answer.value().process().equals(name))
                 .orElseThrow(() -> ProcessController.notFound("Expected to find instance '%s' of process '%s', but there is none".formatted(id, name)));
     }
 

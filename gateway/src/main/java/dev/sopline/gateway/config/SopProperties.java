@@ -29,8 +29,23 @@ public record SopProperties(Kafka kafka, Engine engine, Path dataDir, String boo
 
     public record Kafka(String bootstrapServers) {}
 
-    /** @param queryUrl an engine replica's query endpoint; empty to run an engine in the gateway's JVM */
-    public record Engine(String queryUrl) {}
+    /**
+     * Where engine state is read. Both settings take one query URL or a comma-separated list; the gateway reads
+     * through every replica listed and those the replicas' group names, so it serves while any of them can. Both
+     * empty: an engine runs in the gateway's JVM.
+     *
+     * @param queryUrl {@code SOP_ENGINE_QUERY_URL}, the older, single-replica name of the setting
+     * @param queryUrls {@code SOP_ENGINE_QUERY_URLS}, the engine replicas' query endpoints
+     */
+    public record Engine(String queryUrl, String queryUrls) {
+
+        /** Every configured replica's query URL, the list first; empty to run an engine in the gateway's JVM. */
+        public java.util.List<String> replicaUrls() {
+            java.util.LinkedHashSet<String> urls = new java.util.LinkedHashSet<>(dev.sopline.engine.query.ReplicaSetEngineReader.parse(queryUrls));
+            urls.addAll(dev.sopline.engine.query.ReplicaSetEngineReader.parse(queryUrl));
+            return java.util.List.copyOf(urls);
+        }
+    }
 
     public record RateLimit(int perSecond, int burst) {}
 

@@ -1,25 +1,28 @@
 package dev.sopline.gateway.engine;
 
 import dev.sopline.engine.query.EngineReader;
-import dev.sopline.engine.query.RemoteEngineReader;
+import dev.sopline.engine.query.ReplicaSetEngineReader;
 import dev.sopline.engine.runtime.Engine;
 import dev.sopline.engine.runtime.EngineSettings;
 import dev.sopline.gateway.config.SopProperties;
+import java.util.List;
+import org.apache.kafka.streams.errors.InvalidStateStoreException;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.stereotype.Component;
 
 /**
  * Where the gateway reads engine state from. By default an engine replica runs in the gateway's JVM and queries
- * are answered from its stores (and routed to the other replicas, if any). With {@code SOP_ENGINE_QUERY_URL} set the
- * gateway runs no engine and reads through that engine replica's query endpoints. Started before the web server
- * accepts requests and stopped after it drains them.
+ * are answered from its stores (and routed to the other replicas, if any). With {@code SOP_ENGINE_QUERY_URLS} (or
+ * {@code SOP_ENGINE_QUERY_URL}) set the gateway runs no engine and reads through the engine replicas' query
+ * endpoints, any of which can answer. Started before the web server accepts requests and stopped after it drains
+ * them.
  */
 @Component
 public class EngineAccess implements SmartLifecycle {
 
     private final SopProperties properties;
     private volatile Engine engine;
-    private volatile EngineReader remote;
+    private volatile ReplicaSetEngineReader remote;
 
     public EngineAccess(SopProperties properties) {
         this.properties = properties;
@@ -27,9 +30,9 @@ public class EngineAccess implements SmartLifecycle {
 
     @Override
     public void start() {
-        String queryUrl = properties.engine() == null ? null : properties.engine().queryUrl();
-        if (queryUrl != null && !queryUrl.isBlank()) {
-            remote = new RemoteEngineReader(queryUrl);
+        List<String> replicaUrls = properties.engine() == null ? List.of() : properties.engine().replicaUrls();
+        if (!replicaUrls.isEmpty()) {
+            remote = new ReplicaSetEngineReader(replicaUrls);
             return;
         }
         EngineSettings settings = EngineSettings.fromEnvironment(System.getenv())
@@ -45,7 +48,11 @@ public class EngineAccess implements SmartLifecycle {
             running.close();
             engine = null;
         }
-        remote = null;
+        ReplicaSetEngineReader replicas = remote;
+        if (replicas != null) {
+            replicas.close();
+            remote = null;
+        }
     }
 
     @Override
@@ -59,27 +66,27 @@ public class EngineAccess implements SmartLifecycle {
         return Integer.MIN_VALUE + 1000;
     }
 
-    /** Whether queries can be answered now: the embedded engine runs, or the remote one answers. */
+    /**
+     * Whether queries can be answered now: one of the engine replicas answers, or the embedded engine has restored
+     * its stores (never a read from a store that is still being restored, which could answer "absent" wrongly).
+     */
     public boolean isReady() {
-        if (remote != null) {
-            try {
-                remote.processes("default");
-                return true;
-            } catch (RuntimeException e) {
-                return false;
-            }
+        try {
+            queries().processes("default");
+            return true;
+        } catch (RuntimeException e) {
+            return false;
         }
-        Engine running = engine;
-        return running != null && running.isRunning();
     }
 
     public EngineReader queries() {
-        if (remote != null) {
-            return remote;
+        ReplicaSetEngineReader replicas = remote;
+        if (replicas != null) {
+            return replicas;
         }
         Engine running = engine;
-        if (running == null) {
-            throw new org.apache.kafka.streams.errors.InvalidStateStoreException("The engine is not running");
+        if (running == null || !running.queries().serving().canServe()) {
+            throw new InvalidStateStoreException("The engine is not running or its stores are not restored yet");
         }
         return running.reader();
     }

@@ -4,7 +4,10 @@ import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.stereotype.Component;
 
-/** UP only once the engine runs and its stores answer queries (CONTRACT section 1). */
+/**
+ * UP only when the gateway can serve reads (CONTRACT section 1): the engine in its JVM has restored its stores, or
+ * at least one engine replica it reads through answers.
+ */
 @Component("engine")
 public class EngineHealthIndicator implements HealthIndicator {
 
@@ -16,14 +19,6 @@ public class EngineHealthIndicator implements HealthIndicator {
 
     @Override
     public Health health() {
-        if (!engine.isReady()) {
-            return Health.down().build();
-        }
-        try {
-            engine.queries().processes("default");
-            return Health.up().build();
-        } catch (RuntimeException e) {
-            return Health.down().build();
-        }
+        return engine.isReady() ? Health.up().build() : Health.down().build();
     }
 }

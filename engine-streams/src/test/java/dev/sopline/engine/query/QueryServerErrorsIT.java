@@ -1,0 +1,90 @@
+package dev.sopline.engine.query;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.sopline.engine.decision.UlidGenerator;
+import dev.sopline.engine.runtime.Engine;
+import dev.sopline.engine.runtime.EngineSettings;
+import dev.sopline.engine.topology.EngineConfig;
+import dev.sopline.engine.topology.EngineTopology;
+import dev.sopline.testing.SharedKafka;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.time.Duration;
+import java.util.Map;
+import org.apache.kafka.streams.KafkaStreams;
+import org.junit.jupiter.api.Test;
+
+/** The engine's query endpoints answer every error over HTTP, as a gateway or another replica sees it. */
+class QueryServerErrorsIT {
+
+    private final HttpClient http = HttpClient.newHttpClient();
+
+    @Test
+    void shouldAnswer503WithRetryAfterUntilTheStoresAreRestored() throws Exception {
+        EngineSettings settings = settings("query-errors-unstarted");
+        KafkaStreams notStarted = new KafkaStreams(EngineTopology.build(new EngineConfig(Duration.ofMillis(100), new UlidGenerator())),
+                settings.streamsProperties());
+        EngineQueries local = new EngineQueries(notStarted);
+        try (QueryServer server = QueryServer.start(0, local, local)) {
+            for (String query : new String[] {"/query/processes?workspace=default", "/query/process?workspace=default&name=any",
+                    "/query/instance?workspace=default&id=any", "/internal/instance?workspace=default&id=any"}) {
+                HttpResponse<String> response = get(server.port(), query);
+
+                assertThat(response.statusCode()).as(query).isEqualTo(503);
+                assertThat(response.headers().firstValue("Retry-After")).as(query).hasValue("1");
+                assertThat(response.body()).as(query).contains("\"unavailable\"");
+            }
+        } finally {
+            notStarted.close(Duration.ZERO);
+        }
+    }
+
+    @Test
+    void shouldAnswer400ForABadQueryAnd404ForWhatDoesNotExistOnceRunning() throws Exception {
+        int port = freePort();
+        try (Engine engine = Engine.start(settings("query-errors-running").withAdvertisedEndpoint("localhost:" + port))) {
+            await().atMost(Duration.ofSeconds(60)).until(() -> get(port, "/query/processes?workspace=default").statusCode() == 200);
+
+            HttpResponse<String> absent = get(port, "/query/instance?workspace=default&id=01ARZ3NDEKTSV4RRFFQ69G5FAV");
+            HttpResponse<String> absentProcess = get(port, "/query/process?workspace=default&name=nothing-here");
+            HttpResponse<String> badLimit = get(port, "/query/instances?workspace=default&limit=many");
+            HttpResponse<String> noWorkspace = get(port, "/query/instance?id=01ARZ3NDEKTSV4RRFFQ69G5FAV");
+            HttpResponse<String> post = http.send(HttpRequest.newBuilder(URI.create("http://localhost:" + port + "/query/processes"))
+                    .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
+
+            assertThat(absent.statusCode()).isEqualTo(404);
+            assertThat(absent.body()).contains("\"not_found\"");
+            assertThat(absentProcess.statusCode()).isEqualTo(404);
+            assertThat(badLimit.statusCode()).isEqualTo(400);
+            assertThat(badLimit.body()).contains("\"invalid_query\"");
+            assertThat(noWorkspace.statusCode()).isEqualTo(400);
+            assertThat(post.statusCode()).isEqualTo(405);
+            assertThat(get(port, "/query/replicas").body()).contains("localhost:" + port);
+        }
+    }
+
+    private HttpResponse<String> get(int port, String pathAndQuery) throws IOException, InterruptedException {
+        return http.send(HttpRequest.newBuilder(URI.create("http://localhost:" + port + pathAndQuery)).build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
+    /** An application of its own, so this replica shares no partitions with the other tests' engines. */
+    private static EngineSettings settings(String applicationId) throws IOException {
+        return EngineSettings.fromEnvironment(Map.of("SOP_ENGINE_APPLICATION_ID", applicationId))
+                .withBootstrapServers(SharedKafka.bootstrapServers())
+                .withStateDir(Files.createTempDirectory(applicationId));
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
+    }
+}

@@ -1,0 +1,117 @@
+package dev.sopline.engine.query;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import com.sun.net.httpserver.HttpServer;
+import dev.sopline.schemas.instance.InstanceState;
+import dev.sopline.schemas.instance.InstanceView;
+import dev.sopline.schemas.json.Json;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.streams.errors.InvalidStateStoreException;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** A gateway's reads through several engine replicas, against stand-ins for the replicas' query endpoints. */
+class ReplicaSetEngineReaderTest {
+
+    private final List<HttpServer> servers = new ArrayList<>();
+    private final List<ReplicaSetEngineReader> readers = new ArrayList<>();
+
+    @AfterEach
+    void stop() {
+        readers.forEach(ReplicaSetEngineReader::close);
+        servers.forEach(server -> server.stop(0));
+    }
+
+    @Test
+    void shouldReadThroughAnotherReplicaWhileTheFirstIsGone() throws IOException {
+        String answering = replica(Map.of("/query/processes", "[]"), Map.of());
+
+        ReplicaSetEngineReader reader = reader(List.of("http://localhost:" + closedPort(), answering));
+
+        assertThat(reader.processes("default")).isEmpty();
+    }
+
+    @Test
+    void shouldSkipAReplicaThatCannotServeYetAndPassOnTheStaleMark() throws IOException {
+        InstanceView view = new InstanceView("01J0000000000000000000000A", "default", "p", "1", InstanceState.RUNNING, Map.of(), Map.of(),
+                null, Instant.parse("2026-01-01T00:00:00Z"), null, List.of());
+        String restoring = replica(Map.of(), Map.of());
+        String standby = replica(Map.of("/query/instance", Json.mapper().writeValueAsString(view)), Map.of(Answer.STALE_HEADER, "true"));
+
+        Answer<InstanceView> answer = reader(List.of(restoring, standby)).instanceAnswer("default", view.id()).orElseThrow();
+
+        assertThat(answer.value().id()).isEqualTo(view.id());
+        assertThat(answer.stale()).isTrue();
+    }
+
+    @Test
+    void shouldBeUnavailableWhenNoReplicaCanServe() throws IOException {
+        ReplicaSetEngineReader reader = reader(List.of(replica(Map.of(), Map.of()), "http://localhost:" + closedPort()));
+
+        assertThatThrownBy(() -> reader.processes("default")).isInstanceOf(InvalidStateStoreException.class);
+    }
+
+    @Test
+    void shouldLearnTheReplicasTheGroupNames() throws IOException {
+        String other = replica(Map.of("/query/processes", "[]"), Map.of());
+        String otherEndpoint = other.substring("http://".length());
+        String configured = replica(Map.of("/query/replicas", "[\"" + otherEndpoint + "\"]"), Map.of());
+
+        ReplicaSetEngineReader reader = reader(List.of(configured));
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> reader.baseUrls().contains("http://" + otherEndpoint));
+        assertThat(reader.processes("default")).as("the configured replica cannot serve; the discovered one does").isEmpty();
+    }
+
+    @Test
+    void shouldTakeACommaSeparatedListOfUrls() {
+        assertThat(ReplicaSetEngineReader.parse(" http://engine-1:7070, ,http://engine-2:7070 "))
+                .containsExactly("http://engine-1:7070", "http://engine-2:7070");
+        assertThat(ReplicaSetEngineReader.parse(null)).isEmpty();
+    }
+
+    private ReplicaSetEngineReader reader(List<String> urls) {
+        ReplicaSetEngineReader reader = new ReplicaSetEngineReader(urls);
+        readers.add(reader);
+        return reader;
+    }
+
+    /** A replica's query endpoint answering the given paths with 200 and anything else with 503, as one still restoring. */
+    private String replica(Map<String, String> answers, Map<String, String> headers) throws IOException {
+        HttpServer server = HttpServer.create(new InetSocketAddress("localhost", 0), 0);
+        server.createContext("/", exchange -> {
+            try (exchange) {
+                String body = answers.get(exchange.getRequestURI().getPath());
+                byte[] bytes = (body == null ? "{\"error\":\"unavailable\"}" : body).getBytes(StandardCharsets.UTF_8);
+                if (body != null) {
+                    headers.forEach((name, value) -> exchange.getResponseHeaders().set(name, value));
+                }
+                exchange.sendResponseHeaders(body == null ? 503 : 200, bytes.length);
+                try (OutputStream out = exchange.getResponseBody()) {
+                    out.write(bytes);
+                }
+            }
+        });
+        server.start();
+        servers.add(server);
+        return "http://localhost:" + server.getAddress().getPort();
+    }
+
+    private static int closedPort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
+    }
+}
