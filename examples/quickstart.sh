@@ -25,7 +25,7 @@ wait_for() {
     fi
     sleep 0.5
   done
-  printf 'Gave up after 15 s waiting for /%s/ at %s; its last answer was:\n%s\n' "$pattern" "$url" "$seen" >&2
+  printf 'Gave up after 30 tries (about 15 s) waiting for /%s/ at %s; its last answer was:\n%s\n' "$pattern" "$url" "$seen" >&2
   return 1
 }
 
