@@ -2,7 +2,7 @@
 
 import { signedIn } from './access.js';
 import { ApiError, call, session, whenSignedOut } from './api.js';
-import { fill, focusHeading, h } from './dom.js';
+import { clearStaleStatus, clearStatus, fill, focusHeading, h } from './dom.js';
 import { inboxView } from './inbox.js';
 import { instanceListView } from './instances.js';
 import { instanceView } from './instance.js';
@@ -25,6 +25,7 @@ const routes = [
 ];
 
 function route() {
+  clearStaleStatus();
   disposeView();
   disposeView = () => {};
   if (!session.token()) {
@@ -62,7 +63,7 @@ function markSection(path) {
 function signInView(message = '') {
   nav.hidden = true;
   const token = h('input', { id: 'token', name: 'token', type: 'password', autocomplete: 'off', spellcheck: 'false',
-    'aria-describedby': 'token-hint token-error', required: true });
+    'aria-describedby': 'token-hint token-where token-error', required: true });
   const error = h('p', { id: 'token-error', class: 'form-error', role: 'alert', hidden: !message }, message);
   const submit = h('button', { type: 'submit', class: 'primary' }, 'Sign in');
   const form = h('form', { class: 'card sign-in', 'aria-labelledby': 'sign-in-heading', novalidate: true },
@@ -72,6 +73,10 @@ function signInView(message = '') {
       h('p', { class: 'hint', id: 'token-hint' },
         'The token you use with the API (X-SOP-Token). It is kept for this browser tab only.'),
       token),
+    h('p', { class: 'token-where', id: 'token-where' },
+      'A new installation’s first token, the bootstrap token, is printed when the platform starts and written to ',
+      h('code', {}, 'data/bootstrap-token'), ' in its data directory (', h('code', {}, 'SOP_DATA_DIR'), ', ',
+      h('code', {}, './data'), ' by default). A workspace admin makes further tokens with the API (', h('code', {}, 'POST /workspace/tokens'), ').'),
     error,
     h('div', { class: 'actions' }, submit));
   form.addEventListener('submit', async (event) => {
@@ -146,6 +151,7 @@ document.getElementById('sign-out').addEventListener('click', () => {
 });
 
 whenSignedOut((message) => {
+  clearStatus();
   forgetCaller();
   disposeView();
   disposeView = () => {};

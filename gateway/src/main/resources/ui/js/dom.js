@@ -88,17 +88,51 @@ export function labelCells(body, headings = JSON.parse(body.dataset.headings || 
 }
 
 let statusTimer;
+let statusPage = null;
 
 /**
  * Announces a message in the page's live region (read by screen readers, shown at the top); tone 'notice' marks
- * news the person did not cause, such as a step resolved by someone else.
+ * news the person did not cause, such as a step resolved by someone else. The message belongs to one page: the
+ * current one, or the page an action is about to open (`page`, a location hash), and is cleared when another opens.
  */
-export function announce(message, tone = 'done') {
+export function announce(message, tone = 'done', { page = window.location.hash } = {}) {
   const status = document.getElementById('status');
   status.textContent = message;
   status.dataset.tone = tone;
+  statusPage = page;
   clearTimeout(statusTimer);
-  statusTimer = setTimeout(() => { status.textContent = ''; }, 8000);
+  statusTimer = setTimeout(clearStatus, 8000);
+}
+
+/** Clears the status line unless its message was announced for the page now shown, so no message outlives its page. */
+export function clearStaleStatus(page = window.location.hash) {
+  if (statusPage !== page) {
+    clearStatus();
+  }
+}
+
+export function clearStatus() {
+  clearTimeout(statusTimer);
+  document.getElementById('status').textContent = '';
+  statusPage = null;
+}
+
+const units = [['day', 86400], ['hour', 3600], ['minute', 60]];
+
+/** How long ago a timestamp was, in words ("12 minutes"); the exact time is kept for machines and as a tooltip. */
+export function age(iso) {
+  const element = h('time', { datetime: iso, title: new Date(iso).toLocaleString(), 'data-age': '' });
+  updateAge(element);
+  return element;
+}
+
+/** Brings an element made by age() up to date. */
+export function updateAge(element) {
+  const seconds = Math.max(0, (Date.now() - Date.parse(element.getAttribute('datetime'))) / 1000);
+  const [unit, size] = units.find(([, length]) => seconds >= length) || [];
+  element.textContent = unit
+    ? new Intl.NumberFormat(undefined, { style: 'unit', unit, unitDisplay: 'long' }).format(Math.floor(seconds / size))
+    : 'less than a minute';
 }
 
 /** Moves focus to a view's heading after navigation, so keyboard and screen-reader users start there. */

@@ -71,7 +71,7 @@ function field(declaration, initialValue, required) {
   const errorId = `${id}-error`;
   const hintId = `${id}-hint`;
   const error = h('p', { class: 'field-error', id: errorId, hidden: true });
-  const label = declaration.label || declaration.name.replace(/[_-]+/g, ' ');
+  const label = fieldLabel(declaration);
   const hint = hintFor(declaration);
   const control = controlFor(declaration, id, label, required, initialValue, hint ? hintId : null);
 
@@ -187,4 +187,9 @@ function select(declaration, id, values, chosen, required, hintId) {
 
 function typed(declaration, value) {
   return declaration.type === 'boolean' ? value === 'true' : value;
+}
+
+/** A field's name for people: its declared label, else its name with "_" and "-" read as spaces. */
+export function fieldLabel(declaration) {
+  return declaration.label || declaration.name.replace(/[_-]+/g, ' ');
 }

@@ -1,7 +1,8 @@
-// The inbox: steps waiting on a person, oldest first, kept current by the workspace's live stream.
+// The inbox: steps waiting on a person, oldest first, kept current by the workspace's live stream. Each is one row
+// that opens to its form, so a long inbox stays short to scan.
 
 import { get, withQuery } from './api.js';
-import { announce, fill, h } from './dom.js';
+import { announce, fill, h, updateAge } from './dom.js';
 import { debounce, follow } from './events.js';
 import { taskCard, taskKey } from './task.js';
 
@@ -57,7 +58,7 @@ export function inboxView(container, query) {
       const key = taskKey(pending);
       let item = present.get(key);
       if (!item) {
-        item = h('li', { 'data-key': key }, taskCard(pending, { onDone: (message, tone) => done(item, message, tone) }));
+        item = h('li', { 'data-key': key }, taskCard(pending, { collapsible: true, onDone: (message, tone) => done(item, message, tone) }));
       }
       if (!append && item !== (previous ? previous.nextSibling : list.firstChild)) {
         list.insertBefore(item, previous ? previous.nextSibling : list.firstChild);
@@ -75,9 +76,14 @@ export function inboxView(container, query) {
     item.remove();
     announce(message, tone);
     updateCount();
-    const target = following?.querySelector('h2') || container.querySelector('h1');
-    target.setAttribute('tabindex', '-1');
-    target.focus();
+    const toggle = following?.querySelector('.task-toggle');
+    if (toggle) {
+      toggle.focus();
+    } else {
+      const heading = container.querySelector('h1');
+      heading.setAttribute('tabindex', '-1');
+      heading.focus();
+    }
   }
 
   function updateCount() {
@@ -87,5 +93,9 @@ export function inboxView(container, query) {
 
   refresh();
   const stream = follow('/sop/events', { onOpen: refresh, onChange: debounce(refresh) });
-  return () => stream.close();
+  const ages = setInterval(() => list.querySelectorAll('time[data-age]').forEach(updateAge), 30_000);
+  return () => {
+    stream.close();
+    clearInterval(ages);
+  };
 }

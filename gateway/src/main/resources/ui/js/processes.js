@@ -54,8 +54,9 @@ function registerForm() {
     data.append('file', file.files[0]);
     try {
       const { data: registered } = await call('POST', '/sop/processes/register', { form: data });
-      announce(`Registered ${registered.name} version ${registered.version}.`);
-      window.location.hash = `#/processes/${segment(registered.name)}`;
+      const page = `#/processes/${segment(registered.name)}`;
+      announce(`Registered ${registered.name} version ${registered.version}.`, 'done', { page });
+      window.location.hash = page;
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       showErrors(errors, error.message, error.details.map((detail) =>
@@ -125,8 +126,9 @@ function kickoffForm(definition) {
     submit.disabled = true;
     try {
       const { data } = await post(`/sop/${segment(definition.name)}/start`, { inputs: fields.values() });
-      announce(`Started instance ${data.id}.`);
-      window.location.hash = `#/instances/${segment(definition.name)}/${segment(data.id)}`;
+      const page = `#/instances/${segment(definition.name)}/${segment(data.id)}`;
+      announce(`Started instance ${data.id}.`, 'done', { page });
+      window.location.hash = page;
     } catch (error) {
       submit.disabled = false;
       if (!(error instanceof ApiError)) throw error;

@@ -111,6 +111,28 @@ class TaskInboxBrowserIT {
                       values: [accepted, refused]
             """;
 
+    static final String INVOICE_PROCESS = """
+            engine: "0.1"
+            process:
+              name: invoice-check
+              version: "1.0"
+              trigger:
+                type: api
+              inputs:
+                - name: supplier
+                  type: string
+                  required: true
+              steps:
+                - id: check
+                  name: Check the invoice
+                  type: form
+                  inputs:
+                    supplier_name: "${inputs.supplier}"
+                  outputs:
+                    - name: cost_centre
+                      label: Cost centre to charge
+            """;
+
     private static final String TOKEN = "inbox-it-token";
 
     private static Path[] executables;
@@ -184,14 +206,16 @@ class TaskInboxBrowserIT {
             field(inbox, "amount").sendKeys("1200");
             inbox.driver().findElement(By.xpath("//button[text()='Start instance']")).click();
             inbox.waitForText(By.id("instance-state"), "waiting");
+            assertThat(inbox.driver().findElement(By.id("status")).getText()).as("announced for the page it opened").startsWith("Started instance");
             String instancePage = inbox.driver().getCurrentUrl();
             instanceId = instancePage.substring(instancePage.lastIndexOf('/') + 1);
 
             // The inbox, filtered to the process: the form, with field errors from the gateway, then resolved.
             inbox.driver().findElement(By.linkText("Inbox")).click();
             inbox.waitForText(By.id("inbox-process"), "purchase-request");   // its options arrive after the page
+            assertThat(inbox.driver().findElement(By.id("status")).getText()).as("the previous page's message").isEmpty();
             new Select(inbox.visible(By.id("inbox-process"))).selectByValue("purchase-request");
-            WebElement form = inbox.visible(task(instanceId, "approve"));
+            WebElement form = opened(inbox, task(instanceId, "approve"), Keys.SPACE);
             assertThat(form.getText()).contains("Manager approval", "purchase-request", instanceId, "Laptop for 1200");
             inbox.markPage();
             form.findElement(By.cssSelector("[data-field='approval'] input[value='approved']")).click();
@@ -209,7 +233,7 @@ class TaskInboxBrowserIT {
             inbox.waitForText(By.id("status"), "Submitted");
 
             // The agent is not sure: the judgment arrives in the open inbox with its proposal, without a reload.
-            WebElement judgment = inbox.visible(task(instanceId, "policy"));
+            WebElement judgment = opened(inbox, task(instanceId, "policy"), Keys.ENTER);
             assertThat(judgment.getText()).contains("Spend policy check", "escalated", "Is this spend within the purchasing policy?",
                     "local/all-minilm-l6-v2");
             assertThat(judgment.findElement(By.cssSelector(".confidence")).getText()).matches("\\d{1,2}%");
@@ -236,13 +260,13 @@ class TaskInboxBrowserIT {
             inbox.visible(task(instanceId, "policy"));
 
             inbox.driver().switchTo().window(inboxTab);
-            judgment = inbox.visible(task(instanceId, "policy"));
+            judgment = inbox.visible(task(instanceId, "policy"));   // still open: live updates keep the cards on the page
             judgment.findElement(By.cssSelector("[data-field='within_policy'] input[value='yes']")).click();
             judgment.findElement(By.xpath(".//button[text()='Submit']")).click();
             inbox.waitUntilGone(task(instanceId, "policy"));
 
             inbox.driver().switchTo().window(staleTab);
-            WebElement stale = inbox.visible(task(instanceId, "policy"));
+            WebElement stale = opened(inbox, task(instanceId, "policy"), null);
             stale.findElement(By.cssSelector("[data-field='within_policy'] input[value='no']")).click();
             stale.findElement(By.xpath(".//button[text()='Submit']")).click();
             inbox.waitForText(By.id("status"), "already resolved by someone else");
@@ -301,7 +325,7 @@ class TaskInboxBrowserIT {
             assertThat(browser.driver().findElement(By.id("workspaces-nav")).isDisplayed()).as("workspaces are the administrator's").isFalse();
 
             // The step is shown, but its Submit is disabled and says why, to sighted and screen-reader users alike.
-            WebElement card = browser.visible(task(instanceId, "review"));
+            WebElement card = opened(browser, task(instanceId, "review"), null);
             WebElement submit = card.findElement(By.xpath(".//button[text()='Submit']"));
             assertThat(submit.isEnabled()).isFalse();
             WebElement reason = browser.driver().findElement(By.id(submit.getAttribute("aria-describedby")));
@@ -326,6 +350,69 @@ class TaskInboxBrowserIT {
                       .then(() => done('started'), (error) => done(error.status + ' ' + error.message));""");
             assertThat(refusal).isEqualTo("403 Your token's role (viewer) does not allow this. Ask a workspace admin for a token with a wider role.");
         }
+    }
+
+    @Test
+    void shouldListWaitingStepsAsShortRowsThatOpenToTheirFormAndSayWhereTheTokenIs() {
+        assertThat(api().register(INVOICE_PROCESS).status()).isIn(200, 201);
+        List<String> instanceIds = List.of("Acme", "Globex", "Initech", "Umbrella").stream()
+                .map(supplier -> api().start("invoice-check", Map.of("supplier", supplier)).json().path("id").asString())
+                .toList();
+        String ui = "http://localhost:" + port + "/ui/";
+
+        try (Browser browser = Browser.open(executables)) {
+            // A first-time user is told where the token of a new installation is.
+            browser.open(ui + "#/inbox?process=invoice-check");
+            WebElement token = browser.visible(By.id("token"));
+            assertThat(browser.driver().findElement(By.id("token-where")).getText())
+                    .contains("bootstrap token", "printed when the platform starts", "data/bootstrap-token", "SOP_DATA_DIR", "./data");
+            assertThat(token.getAttribute("aria-describedby")).contains("token-where");
+            browser.screenshot("00-sign-in-hint");
+            token.sendKeys(TOKEN, Keys.ENTER);
+
+            // Four steps make four short rows: the step's name, its process, instance and age; no form yet.
+            for (String instanceId : instanceIds) {
+                WebElement row = browser.visible(task(instanceId, "check"));
+                assertThat(row.getText()).contains("Check the invoice", "invoice-check", instanceId, "waiting");
+                assertThat(toggle(row).getAttribute("aria-expanded")).isEqualTo("false");
+                assertThat(row.findElement(By.tagName("form")).isDisplayed()).isFalse();
+            }
+            Object pageHeight = browser.driver().executeScript("return document.body.scrollHeight;");
+            assertThat(((Number) pageHeight).intValue()).as("height of the page with four waiting steps").isLessThan(800);
+            browser.screenshot("12-inbox-rows");
+
+            // One opens from the keyboard and shows its form with the labels of the definition; the others stay closed.
+            WebElement second = opened(browser, task(instanceIds.get(1), "check"), Keys.ENTER);
+            assertThat(second.getText()).contains("supplier name", "Globex", "Cost centre to charge");
+            assertThat(browser.driver().findElements(By.cssSelector(".task-toggle[aria-expanded='true']"))).hasSize(1);
+            browser.screenshot("13-inbox-row-opened");
+            toggle(second).click();
+            assertThat(toggle(second).getAttribute("aria-expanded")).isEqualTo("false");
+            assertThat(second.findElement(By.tagName("form")).isDisplayed()).isFalse();
+        }
+    }
+
+    /**
+     * Opens a step's row in the inbox with its heading button, by a click or a key, and returns the step's card once
+     * its form shows.
+     */
+    private static WebElement opened(Browser browser, By task, Keys key) {
+        WebElement card = browser.visible(task);
+        WebElement toggle = toggle(card);
+        assertThat(toggle.getAttribute("aria-expanded")).isEqualTo("false");
+        if (key == null) {
+            toggle.click();
+        } else {
+            toggle.sendKeys(key);
+        }
+        assertThat(toggle.getAttribute("aria-expanded")).isEqualTo("true");
+        assertThat(browser.driver().findElement(By.id(toggle.getAttribute("aria-controls"))).isDisplayed()).isTrue();
+        browser.visible(By.cssSelector("#" + toggle.getAttribute("aria-controls") + " form"));
+        return card;
+    }
+
+    private static WebElement toggle(WebElement card) {
+        return card.findElement(By.cssSelector("button.task-toggle"));
     }
 
     /** Opens a tab, which starts signed out (the token is kept per tab), and signs in at the given page. */
