@@ -26,6 +26,8 @@ public final class SharedKafka {
                     "transaction.state.log.min.isr", "1",
                     "offsets.topic.replication.factor", "1",
                     "group.initial.rebalance.delay.ms", "0",
+                    // As in docker-compose: a killed engine's open transaction is aborted within a second of timing out.
+                    "transaction.abort.timed.out.transaction.cleanup.interval.ms", "1000",
                     "auto.create.topics.enable", "false"));
             started.afterPropertiesSet();
             // No shutdown hook: the broker must outlive the clients that close in their own hooks, and ends with the JVM.

@@ -134,9 +134,14 @@ public record EngineSettings(
         // that long. The fetch itself keeps the broker's long poll, which answers as soon as a command arrives.
         props.put(StreamsConfig.POLL_MS_CONFIG, Math.max(1, Math.min(10, commitInterval.toMillis() / 2)));
         props.put(StreamsConfig.consumerPrefix(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG), "earliest");
-        // A replica that dies without leaving is noticed after this long; its partitions then move to the others.
-        props.put(StreamsConfig.consumerPrefix(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG), 10_000);
-        props.put(StreamsConfig.consumerPrefix(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG), 2_000);
+        // A replica that dies without leaving is noticed after this long (the broker's minimum); its partitions then
+        // move to the others.
+        props.put(StreamsConfig.consumerPrefix(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG), 6_000);
+        props.put(StreamsConfig.consumerPrefix(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG), 1_500);
+        // A dead replica's open transaction blocks the survivors' read_committed reads of its partitions until the
+        // broker aborts it: after this long (Streams' default is 10 s), checked as often as the broker's
+        // transaction.abort.timed.out.transaction.cleanup.interval.ms (1 s in the embedded broker and compose).
+        props.put(StreamsConfig.producerPrefix(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG), 5_000);
         if (advertisedEndpoint != null) {
             props.put(StreamsConfig.APPLICATION_SERVER_CONFIG, advertisedEndpoint);
         }

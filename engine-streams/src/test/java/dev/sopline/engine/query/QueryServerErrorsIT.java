@@ -3,7 +3,7 @@ package dev.sopline.engine.query;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.sopline.engine.decision.UlidGenerator;
+import dev.sopline.engine.decision.CallbackIds;
 import dev.sopline.engine.runtime.Engine;
 import dev.sopline.engine.runtime.EngineSettings;
 import dev.sopline.engine.topology.EngineConfig;
@@ -29,7 +29,7 @@ class QueryServerErrorsIT {
     @Test
     void shouldAnswer503WithRetryAfterUntilTheStoresAreRestored() throws Exception {
         EngineSettings settings = settings("query-errors-unstarted");
-        KafkaStreams notStarted = new KafkaStreams(EngineTopology.build(new EngineConfig(Duration.ofMillis(100), new UlidGenerator())),
+        KafkaStreams notStarted = new KafkaStreams(EngineTopology.build(new EngineConfig(Duration.ofMillis(100), new CallbackIds(new byte[32]))),
                 settings.streamsProperties());
         EngineQueries local = new EngineQueries(notStarted);
         try (QueryServer server = QueryServer.start(0, local, local)) {

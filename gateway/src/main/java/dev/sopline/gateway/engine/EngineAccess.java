@@ -71,6 +71,11 @@ public class EngineAccess implements SmartLifecycle {
      * its stores (never a read from a store that is still being restored, which could answer "absent" wrongly).
      */
     public boolean isReady() {
+        Engine running = engine;
+        if (running != null && !running.isHealthy()) {
+            // Stream threads keep dying or the result relay is down: reads may answer, but nothing moves.
+            return false;
+        }
         try {
             queries().processes("default");
             return true;
