@@ -165,7 +165,7 @@ public class InstanceController {
     private Answer<InstanceView> find(String name, String id, HttpServletRequest request) {
         return engine.queries().instanceAnswer(scope.workspace(request), id)
                 .filter(answer -> answer.value().process().equals(name))
-                .orElseThrow(() -> ProcessController.notFound("Expected to find instance '%s' of process '%s', but there is none".formatted(id, name)));
+                .orElseThrow(() -> InstanceAbsence.of(name, id));
     }
 
     static String newCommandId() {

@@ -1,9 +1,8 @@
 package dev.sopline.gateway.stream;
 
+import dev.sopline.gateway.api.InstanceAbsence;
 import dev.sopline.gateway.api.RequestScope;
 import dev.sopline.gateway.engine.EngineAccess;
-import dev.sopline.gateway.web.ApiException;
-import dev.sopline.schemas.command.ErrorCodes;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.Schema;
@@ -52,8 +51,7 @@ public class EventStreamController {
     public SseEmitter instance(@PathVariable String name, @PathVariable String id, HttpServletRequest request) {
         String workspace = scope.workspace(request);
         engine.queries().instance(workspace, id).filter(view -> view.process().equals(name))
-                .orElseThrow(() -> new ApiException(404, ErrorCodes.NOT_FOUND,
-                        "Expected to find instance '%s' of process '%s', but there is none".formatted(id, name)));
+                .orElseThrow(() -> InstanceAbsence.of(name, id));
         return stream.subscribe(workspace, id, scope.caller(request), STREAM_LIFETIME);
     }
 

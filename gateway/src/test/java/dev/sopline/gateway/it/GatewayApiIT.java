@@ -229,7 +229,11 @@ class GatewayApiIT extends GatewayTestBase {
         SopApi other = api.withToken(OtherWorkspace.token(this));
 
         // then
-        assertThat(other.get("/sop/review/" + id).status()).isEqualTo(404);
+        // Not there for the other workspace: an id minted moments ago answers 503 "not readable yet" (it may be an
+        // instance still being replayed after a failover), an older one 404; never the instance.
+        SopApi.Response hidden = other.get("/sop/review/" + id);
+        assertThat(hidden.status()).isIn(404, 503);
+        assertThat(hidden.body()).doesNotContain("\"state\"");
         assertThat(other.submit("review", id, "read", Map.of("verdict", "accept")).status()).isEqualTo(404);
         assertThat(other.post("/sop/review/" + id + "/cancel", Map.of()).status()).isEqualTo(404);
         assertThat(other.get("/sop/").json().size()).isZero();
