@@ -31,6 +31,12 @@ class WebhookSenderTest {
     @BeforeEach
     void startReceiver() throws IOException {
         receiver = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        receiver.createContext("/moved", exchange -> {
+            exchange.getRequestBody().readAllBytes();
+            exchange.getResponseHeaders().add("Location", "/hook");
+            exchange.sendResponseHeaders(307, -1);
+            exchange.close();
+        });
         receiver.createContext("/hook", exchange -> {
             exchange.getRequestBody().readAllBytes();
             requests.add(exchange.getRequestHeaders());
@@ -63,6 +69,18 @@ class WebhookSenderTest {
         Outcome outcome = new WebhookSender(allowingPrivate()).make(subscription(), new Delivery("01J:whk_1", BODY, () -> {}), 1);
 
         assertThat(outcome).isEqualTo(Outcome.FAILED);
+    }
+
+    @Test
+    void shouldNotFollowARedirectToAnotherAddress() {
+        WebhookSubscription moved = new WebhookSubscription("whk_1", "default",
+                "http://" + InetAddress.getLoopbackAddress().getHostAddress() + ":" + receiver.getAddress().getPort() + "/moved",
+                List.of("state_changed"), SECRET, Instant.now());
+
+        Outcome outcome = new WebhookSender(allowingPrivate()).make(moved, new Delivery("01J:whk_1", BODY, () -> {}), 1);
+
+        assertThat(outcome).isEqualTo(Outcome.FAILED);
+        assertThat(requests).as("the redirect's target, which no check has seen, is never called").isEmpty();
     }
 
     @Test
