@@ -208,6 +208,12 @@ final class EngineClient implements AutoCloseable {
         return send(new StartInstance(commandId(), workspace, instanceId, process, inputs, null, StartInstance.API, null));
     }
 
+    /** A start naming the version the sender saw published, as the gateway sends it. */
+    CompletableFuture<CommandReply> start(String workspace, String instanceId, String process, String seenVersion,
+            Map<String, Object> inputs) {
+        return send(new StartInstance(commandId(), workspace, instanceId, process, inputs, null, StartInstance.API, seenVersion));
+    }
+
     List<CloudEvent> events() {
         return List.copyOf(events);
     }

@@ -65,7 +65,9 @@ class PoisonRecordsIT {
             try (Engine restarted = Engine.start(EngineFailoverIT.settings(stateDir))) {
                 await().atMost(Duration.ofSeconds(90)).until(restarted::isHealthy);
                 assertThat(client.register(WORKSPACE, largeVersion("1.10")).status()).isEqualTo(201);
-                CommandReply started = client.start(WORKSPACE, UlidCreator.getMonotonicUlid().toString(), "poison-form", Map.of())
+                // Named as the gateway names it: a start without a version takes the latest this replica holds, and the
+                // global store may not hold 1.10 yet a moment after its 201.
+                CommandReply started = client.start(WORKSPACE, UlidCreator.getMonotonicUlid().toString(), "poison-form", "1.10", Map.of())
                         .get(60, java.util.concurrent.TimeUnit.SECONDS);
                 assertThat(started.status()).isEqualTo(201);
                 assertThat(started.body()).extracting("version").isEqualTo("1.10");
