@@ -20,7 +20,7 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
-import org.springframework.context.SmartLifecycle;
+import dev.sopline.gateway.config.StopsConcurrently;
 import org.springframework.stereotype.Component;
 
 /**
@@ -33,7 +33,7 @@ import org.springframework.stereotype.Component;
  * processor that decided them.
  */
 @Component
-public class CommandBus implements SmartLifecycle {
+public class CommandBus implements StopsConcurrently {
 
     private final SopProperties properties;
     private final Map<String, CompletableFuture<CommandReply>> waiting = new ConcurrentHashMap<>();

@@ -1,7 +1,7 @@
 package dev.sopline.gateway.store;
 
 import dev.sopline.gateway.config.SopProperties;
-import org.springframework.context.SmartLifecycle;
+import dev.sopline.gateway.config.StopsConcurrently;
 
 /**
  * A registry the gateway serves from a {@link CompactedTopicView}: read whole before the web server starts, stopped
@@ -9,7 +9,7 @@ import org.springframework.context.SmartLifecycle;
  *
  * @param <V> the stored value
  */
-public abstract class CompactedTopicRegistry<V> implements SmartLifecycle {
+public abstract class CompactedTopicRegistry<V> implements StopsConcurrently {
 
     private final SopProperties properties;
     protected final CompactedTopicView<V> view;

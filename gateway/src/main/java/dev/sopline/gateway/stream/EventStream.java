@@ -21,7 +21,9 @@ import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.context.SmartLifecycle;
+import dev.sopline.gateway.config.StopsConcurrently;
+import org.springframework.context.event.ContextClosedEvent;
+import org.springframework.context.event.EventListener;
 import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
 import org.springframework.stereotype.Component;
 import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
@@ -45,7 +47,7 @@ import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
  * the time a revocation takes to reach this replica's token table.
  */
 @Component
-public class EventStream implements SmartLifecycle {
+public class EventStream implements StopsConcurrently {
 
     public static final String EVENT_NAME = "state_changed";
 
@@ -159,6 +161,17 @@ public class EventStream implements SmartLifecycle {
     /** Whether events still reach the streams: the reader of {@code sop.events} is following it. */
     public boolean isHealthy() {
         return tail.isHealthy();
+    }
+
+    /**
+     * Ends every open stream as soon as the gateway begins to stop. Streams never end by themselves, so the web
+     * server's graceful shutdown would otherwise wait out its whole period on them; ended, clients reconnect elsewhere.
+     */
+    @EventListener(ContextClosedEvent.class)
+    public void endStreamsOnShutdown() {
+        for (StreamSubscriber subscriber : subscribers) {
+            subscriber.close();
+        }
     }
 
     @Override

@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
+import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.CommitFailedException;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -28,7 +29,7 @@ import org.apache.kafka.common.serialization.StringDeserializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.context.SmartLifecycle;
+import dev.sopline.gateway.config.StopsConcurrently;
 import org.springframework.stereotype.Component;
 
 /**
@@ -52,10 +53,11 @@ import org.springframework.stereotype.Component;
  * an {@link Error} would end it). {@link #isHealthy()} tells whether it is reading.
  */
 @Component
-public class WebhookDispatcher implements SmartLifecycle {
+public class WebhookDispatcher implements StopsConcurrently {
 
     static final String GROUP = "sop-webhook-delivery";
     static final Duration POLL_TIMEOUT = Duration.ofMillis(200);
+    private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(2);
     static final Duration RESTART_BACKOFF = Duration.ofSeconds(1);
     /** A loop that has not come back from a poll for this long is stuck; far above any poll's length. */
     static final Duration STALE_AFTER = Duration.ofSeconds(30);
@@ -126,7 +128,8 @@ public class WebhookDispatcher implements SmartLifecycle {
     }
 
     private void read() {
-        try (Consumer<String, byte[]> opened = consumers.get()) {
+        Consumer<String, byte[]> opened = consumers.get();
+        try {
             consumer = opened;
             opened.subscribe(List.of(Topics.EVENTS), new CommitBeforeRevoke(opened));
             lastPolledAt = clock.millis();
@@ -135,6 +138,10 @@ public class WebhookDispatcher implements SmartLifecycle {
                 pollAndHandOver(opened);
                 commit(opened);
             }
+        } finally {
+            // What is finished is committed in the loop; leaving the group is a courtesy that must not hold up a stop
+            // (right after a broker restart it can wait the whole default 30 s on the group coordinator).
+            opened.close(CloseOptions.timeout(CLOSE_TIMEOUT));
         }
     }
 
