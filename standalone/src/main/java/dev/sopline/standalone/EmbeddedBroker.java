@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Properties;
+import java.util.concurrent.CompletableFuture;
 import kafka.server.KafkaConfig;
 import kafka.server.KafkaRaftServer;
 import org.apache.kafka.common.Uuid;
@@ -56,7 +57,7 @@ public final class EmbeddedBroker implements AutoCloseable {
         }
         KafkaRaftServer server = new KafkaRaftServer(config, Time.SYSTEM);
         server.startup();
-        return new EmbeddedBroker(server, "localhost:" + port);
+        return new EmbeddedBroker(server, bootstrapServers(port));
     }
 
     private static void format(KafkaConfig config, Path logDir) throws Exception {
@@ -70,6 +71,34 @@ public final class EmbeddedBroker implements AutoCloseable {
                 .setControllerListenerName("CONTROLLER")
                 .setReleaseVersion(MetadataVersion.LATEST_PRODUCTION)
                 .run();
+    }
+
+    /** Starts the broker on a thread of its own; the future fails with what stopped it. */
+    public static CompletableFuture<EmbeddedBroker> startAsync(Path dataDir, int port, int controllerPort) {
+        CompletableFuture<EmbeddedBroker> started = new CompletableFuture<>();
+        Thread starting = new Thread(() -> {
+            try {
+                started.complete(start(dataDir, port, controllerPort));
+            } catch (Throwable failure) {
+                started.completeExceptionally(failure);
+            }
+        }, "embedded-broker-start");
+        starting.start();
+        return started;
+    }
+
+    /** Closes the broker once it has started; nothing to do if it never did. */
+    static AutoCloseable closerOf(CompletableFuture<EmbeddedBroker> starting) {
+        return () -> {
+            EmbeddedBroker started = starting.exceptionally(failure -> null).join();
+            if (started != null) {
+                started.close();
+            }
+        };
+    }
+
+    static String bootstrapServers(int port) {
+        return "localhost:" + port;
     }
 
     public String bootstrapServers() {

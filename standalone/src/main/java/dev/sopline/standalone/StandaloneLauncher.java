@@ -11,6 +11,7 @@ import java.util.concurrent.ExecutionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.SpringApplication;
+import org.springframework.boot.logging.LoggingSystem;
 import org.springframework.context.ConfigurableApplicationContext;
 
 /**
@@ -76,15 +77,23 @@ public final class StandaloneLauncher {
                 ? CompletableFuture.supplyAsync(() -> AgentProviders.fromEnvironment(System.getenv()))
                 : null;
         String bootstrap = settings.externalBootstrap();
+        CompletableFuture<EmbeddedBroker> broker = null;
         if (settings.embeddedBroker()) {
-            EmbeddedBroker broker = EmbeddedBroker.start(settings.dataDir(), settings.kafkaPort(), settings.controllerPort());
-            running.add("embedded broker", broker);
-            bootstrap = broker.bootstrapServers();
-            LOG.info("Embedded Kafka broker listening on {}, data in {}", bootstrap, settings.dataDir().resolve("kafka"));
+            // The broker starts while Spring builds the gateway; only the parts that talk to Kafka wait for it.
+            broker = EmbeddedBroker.startAsync(settings.dataDir(), settings.kafkaPort(), settings.controllerPort());
+            running.add("embedded broker", EmbeddedBroker.closerOf(broker));
+            bootstrap = EmbeddedBroker.bootstrapServers(settings.kafkaPort());
         }
+        // The broker logs from its own threads while Spring would reset and reload logback, and a message in that
+        // window prints a logback warning of "no appenders". The jar's logback.xml is the whole configuration, so
+        // Spring leaves logging as it is (-Dlogback.configurationFile=... replaces it).
+        System.setProperty(LoggingSystem.SYSTEM_PROPERTY, LoggingSystem.NONE);
         SpringApplication application = new SpringApplication(GatewayApplication.class);
         application.setRegisterShutdownHook(false);
         application.setDefaultProperties(DEFAULTS);
+        if (broker != null) {
+            application.addInitializers(new BrokerReadiness(broker, settings.dataDir().resolve("kafka")));
+        }
         // System properties outrank application.properties, where these default to the environment variables.
         System.setProperty("sop.kafka.bootstrap-servers", bootstrap);
         System.setProperty("sop.data-dir", settings.dataDir().toString());
