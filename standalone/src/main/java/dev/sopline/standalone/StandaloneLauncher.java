@@ -10,6 +10,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.slf4j.bridge.SLF4JBridgeHandler;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.logging.LoggingSystem;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -88,6 +89,9 @@ public final class StandaloneLauncher {
         // window prints a logback warning of "no appenders". The jar's logback.xml is the whole configuration, so
         // Spring leaves logging as it is (-Dlogback.configurationFile=... replaces it).
         System.setProperty(LoggingSystem.SYSTEM_PROPERTY, LoggingSystem.NONE);
+        // What Spring's logging system would have done: Tomcat logs through java.util.logging, routed to logback.
+        SLF4JBridgeHandler.removeHandlersForRootLogger();
+        SLF4JBridgeHandler.install();
         SpringApplication application = new SpringApplication(GatewayApplication.class);
         application.setRegisterShutdownHook(false);
         application.setDefaultProperties(DEFAULTS);

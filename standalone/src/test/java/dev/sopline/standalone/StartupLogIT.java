@@ -58,6 +58,8 @@ class StartupLogIT {
                     "API:         " + baseUrl + "/sop/",
                     "API docs:    " + baseUrl + "/openapi.json",
                     "Admin token: the value of SOP_BOOTSTRAP_TOKEN");
+            assertThat(log).as("the web server's own log lines in the platform's format, through the same logger")
+                    .containsPattern("\\d{4}-\\d{2}-\\d{2}T\\S+ INFO  \\[main\\] o\\.a\\.coyote\\.http11\\.Http11NioProtocol - Starting ProtocolHandler");
             List<String> warnings = log.lines().filter(line -> line.matches(".*\\b(WARN|ERROR)\\b.*")).toList();
             assertThat(warnings).as("warnings and errors in the log of a healthy start and stop").isEmpty();
         }
