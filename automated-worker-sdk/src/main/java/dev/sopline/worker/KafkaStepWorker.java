@@ -18,6 +18,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
@@ -44,6 +45,7 @@ final class KafkaStepWorker implements Runnable {
 
     private static final Logger LOG = LoggerFactory.getLogger(KafkaStepWorker.class);
     private static final Duration POLL = Duration.ofMillis(50);
+    private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(2);
     private static final Duration HEARTBEAT_EVERY = Duration.ofMillis(200);
     private static final int SEND_ATTEMPTS = 5;
 
@@ -106,7 +108,9 @@ final class KafkaStepWorker implements Runnable {
             }
         } finally {
             pool.shutdownNow();
-            consumer.close(Duration.ofSeconds(5));
+            // Leaving the group is a courtesy: right after a broker restart it waits on a rebalancing group, and a
+            // stop must not. A step not committed is handed out again, and the engine takes one result per attempt.
+            consumer.close(CloseOptions.timeout(CLOSE_TIMEOUT));
             producer.close(Duration.ofSeconds(5));
         }
     }
