@@ -8,7 +8,7 @@ import io.cloudevents.jackson.PojoCloudEventDataMapper;
 
 /**
  * One line for one event: when, which instance of which process, what changed. For example
- * {@code 2026-11-23T18:00:01.204Z  01M84M0QP45ZDFRK9Q83PW7BEN  /workspaces/default/processes/claim  step review: active -> completed}.
+ * {@code 2026-11-23T19:16:04.314Z  01M84XBQ783W4Z5C1MEP2AA51S  /workspaces/default/processes/expense-approval  step review: active -> completed}.
  */
 final class Transition {
 
