@@ -51,7 +51,7 @@ public final class WorkspaceEventTopics implements AutoCloseable {
         if (!Boolean.parseBoolean(String.valueOf(appConfigs.getOrDefault(PER_WORKSPACE_CONFIG, "false")))) {
             return Optional.empty();
         }
-        StreamsConfig config = new StreamsConfig(appConfigs);
+        StreamsConfig config = new QuietStreamsConfig(appConfigs);
         int replicationFactor = config.getInt(StreamsConfig.REPLICATION_FACTOR_CONFIG);
         Optional<Short> replication = replicationFactor < 0 ? Optional.empty() : Optional.of((short) replicationFactor);
         return Optional.of(new WorkspaceEventTopics(config.getAdminConfigs("sop-workspace-events-topics"), replication));
@@ -70,9 +70,10 @@ public final class WorkspaceEventTopics implements AutoCloseable {
         }
         try {
             if (admin == null) {
-                admin = Admin.create(adminConfig);
-                partitions = Optional.of(admin.describeTopics(List.of(Topics.EVENTS)).allTopicNames().get(TIMEOUT_SECONDS, TimeUnit.SECONDS)
-                        .get(Topics.EVENTS).partitions().size());
+                connect();
+                if (known.contains(topic)) {
+                    return topic;
+                }
             }
             admin.createTopics(List.of(new NewTopic(topic, partitions, replication))).all().get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
         } catch (ExecutionException e) {
@@ -87,6 +88,33 @@ public final class WorkspaceEventTopics implements AutoCloseable {
         }
         known.add(topic);
         return topic;
+    }
+
+    /** Once per task: the topics that exist already need no creation, and new ones get the partitions of sop.events. */
+    private void connect() throws InterruptedException, ExecutionException, TimeoutException {
+        Admin created = Admin.create(adminConfig);
+        boolean connected = false;
+        try {
+            String prefix = Topics.workspaceEvents("");
+            created.listTopics().names().get(TIMEOUT_SECONDS, TimeUnit.SECONDS).stream().filter(name -> name.startsWith(prefix))
+                    .forEach(known::add);
+            partitions = Optional.of(created.describeTopics(List.of(Topics.EVENTS)).allTopicNames().get(TIMEOUT_SECONDS, TimeUnit.SECONDS)
+                    .get(Topics.EVENTS).partitions().size());
+            connected = true;
+        } finally {
+            if (!connected) {
+                created.close();
+            }
+        }
+        admin = created;
+    }
+
+    /** The application's config read again without logging every value, as Kafka Streams did at start. */
+    private static final class QuietStreamsConfig extends StreamsConfig {
+
+        QuietStreamsConfig(Map<?, ?> props) {
+            super(props, false);
+        }
     }
 
     @Override
