@@ -330,9 +330,9 @@ public final class CommandProcessor implements Processor<String, Command, String
                         new CallbackOwner(ready.workspace(), ready.instanceId(), ready.stepId()), now);
             }
         } else if (event instanceof InstanceStateChanged changed) {
-            forward(EngineTopology.EVENTS_SINK, instanceId, withEventId(StateChangeEvents.instanceChanged(changed, now), instanceId, index, now), now);
+            forward(EngineTopology.EVENTS_PUBLISHER, instanceId, withEventId(StateChangeEvents.instanceChanged(changed, now), instanceId, index, now), now);
         } else if (event instanceof StepStateChanged changed) {
-            forward(EngineTopology.EVENTS_SINK, instanceId, withEventId(StateChangeEvents.stepChanged(changed, now), instanceId, index, now), now);
+            forward(EngineTopology.EVENTS_PUBLISHER, instanceId, withEventId(StateChangeEvents.stepChanged(changed, now), instanceId, index, now), now);
         }
     }
 

@@ -1,6 +1,7 @@
 package dev.sopline.engine.runtime;
 
 import dev.sopline.engine.decision.InstanceBudget;
+import dev.sopline.engine.topology.WorkspaceEventTopics;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
@@ -31,6 +32,9 @@ import org.apache.kafka.streams.errors.LogAndContinueExceptionHandler;
  * @param instanceMaxBytes how much data one instance may hold ({@code SOP_INSTANCE_MAX_BYTES}, default 256 KiB): its
  *     inputs, step outputs, trigger and callback payloads as UTF-8 JSON. Its instance record, events and step-ready
  *     records repeat that data, and each must stay under the broker's 1 MiB record limit; at most 384 KiB.
+ * @param eventsTopicPerWorkspace whether each workspace's events are also written to its own topic
+ *     {@code sop.events.<workspace>} ({@code SOP_EVENTS_TOPIC_PER_WORKSPACE}, default false), so that Kafka ACLs can
+ *     give a subscriber one workspace alone
  */
 public record EngineSettings(
         String bootstrapServers,
@@ -44,7 +48,8 @@ public record EngineSettings(
         String advertisedEndpoint,
         Duration timerInterval,
         String engineSecret,
-        long instanceMaxBytes) {
+        long instanceMaxBytes,
+        boolean eventsTopicPerWorkspace) {
 
     public static final Duration DEFAULT_COMMIT_INTERVAL = Duration.ofMillis(100);
 
@@ -62,32 +67,38 @@ public record EngineSettings(
                 env.get("SOP_ENGINE_ADVERTISED_ENDPOINT"),
                 Duration.ofMillis(Long.parseLong(env.getOrDefault("SOP_ENGINE_TIMER_INTERVAL_MS", "100"))),
                 env.get("SOP_ENGINE_SECRET"),
-                Long.parseLong(env.getOrDefault("SOP_INSTANCE_MAX_BYTES", String.valueOf(InstanceBudget.DEFAULT_MAX_BYTES))));
+                Long.parseLong(env.getOrDefault("SOP_INSTANCE_MAX_BYTES", String.valueOf(InstanceBudget.DEFAULT_MAX_BYTES))),
+                Boolean.parseBoolean(env.getOrDefault("SOP_EVENTS_TOPIC_PER_WORKSPACE", "false")));
     }
 
     public EngineSettings withStateDir(Path dir) {
         return new EngineSettings(bootstrapServers, applicationId, dir, partitions, replication, standbyReplicas, commitInterval,
-                streamThreads, advertisedEndpoint, timerInterval, engineSecret, instanceMaxBytes);
+                streamThreads, advertisedEndpoint, timerInterval, engineSecret, instanceMaxBytes, eventsTopicPerWorkspace);
     }
 
     public EngineSettings withBootstrapServers(String servers) {
         return new EngineSettings(servers, applicationId, stateDir, partitions, replication, standbyReplicas, commitInterval,
-                streamThreads, advertisedEndpoint, timerInterval, engineSecret, instanceMaxBytes);
+                streamThreads, advertisedEndpoint, timerInterval, engineSecret, instanceMaxBytes, eventsTopicPerWorkspace);
     }
 
     public EngineSettings withAdvertisedEndpoint(String endpoint) {
         return new EngineSettings(bootstrapServers, applicationId, stateDir, partitions, replication, standbyReplicas, commitInterval,
-                streamThreads, endpoint, timerInterval, engineSecret, instanceMaxBytes);
+                streamThreads, endpoint, timerInterval, engineSecret, instanceMaxBytes, eventsTopicPerWorkspace);
     }
 
     public EngineSettings withEngineSecret(String secret) {
         return new EngineSettings(bootstrapServers, applicationId, stateDir, partitions, replication, standbyReplicas, commitInterval,
-                streamThreads, advertisedEndpoint, timerInterval, secret, instanceMaxBytes);
+                streamThreads, advertisedEndpoint, timerInterval, secret, instanceMaxBytes, eventsTopicPerWorkspace);
     }
 
     public EngineSettings withInstanceMaxBytes(long bytes) {
         return new EngineSettings(bootstrapServers, applicationId, stateDir, partitions, replication, standbyReplicas, commitInterval,
-                streamThreads, advertisedEndpoint, timerInterval, engineSecret, bytes);
+                streamThreads, advertisedEndpoint, timerInterval, engineSecret, bytes, eventsTopicPerWorkspace);
+    }
+
+    public EngineSettings withEventsTopicPerWorkspace(boolean perWorkspace) {
+        return new EngineSettings(bootstrapServers, applicationId, stateDir, partitions, replication, standbyReplicas, commitInterval,
+                streamThreads, advertisedEndpoint, timerInterval, engineSecret, instanceMaxBytes, perWorkspace);
     }
 
     /** Shows every setting but the secret. */
@@ -95,9 +106,10 @@ public record EngineSettings(
     public String toString() {
         return "EngineSettings[bootstrapServers=%s, applicationId=%s, stateDir=%s, partitions=%d, replication=%d, standbyReplicas=%d, "
                 .formatted(bootstrapServers, applicationId, stateDir, partitions, replication, standbyReplicas)
-                + "commitInterval=%s, streamThreads=%d, advertisedEndpoint=%s, timerInterval=%s, engineSecret=%s, instanceMaxBytes=%d]"
+                + "commitInterval=%s, streamThreads=%d, advertisedEndpoint=%s, timerInterval=%s, engineSecret=%s, instanceMaxBytes=%d, "
                 .formatted(commitInterval, streamThreads, advertisedEndpoint, timerInterval, engineSecret == null ? "generated" : "set",
-                        instanceMaxBytes);
+                        instanceMaxBytes)
+                + "eventsTopicPerWorkspace=%s]".formatted(eventsTopicPerWorkspace);
     }
 
     /** The {@code host:port} other replicas reach this one's queries at, when there are several replicas. */
@@ -145,6 +157,8 @@ public record EngineSettings(
         if (advertisedEndpoint != null) {
             props.put(StreamsConfig.APPLICATION_SERVER_CONFIG, advertisedEndpoint);
         }
+        // Not a Kafka setting: the topology's event processor reads it from the application's config.
+        props.put(WorkspaceEventTopics.PER_WORKSPACE_CONFIG, String.valueOf(eventsTopicPerWorkspace));
         return props;
     }
 }

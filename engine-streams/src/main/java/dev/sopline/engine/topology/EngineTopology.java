@@ -1,6 +1,7 @@
 package dev.sopline.engine.topology;
 
 import dev.sopline.engine.processor.CommandProcessor;
+import dev.sopline.engine.processor.EventTopicsProcessor;
 import dev.sopline.engine.processor.GlobalStoreUpdater;
 import dev.sopline.engine.state.IdempotencyRecord;
 import dev.sopline.engine.state.Instance;
@@ -10,7 +11,6 @@ import dev.sopline.engine.state.WaitingStart;
 import dev.sopline.schemas.command.Command;
 import dev.sopline.schemas.command.CommandReply;
 import dev.sopline.schemas.definition.StepType;
-import dev.sopline.schemas.event.StepReady;
 import dev.sopline.schemas.instance.CallbackOwner;
 import dev.sopline.schemas.instance.PendingStep;
 import dev.sopline.schemas.topic.Topics;
@@ -43,7 +43,9 @@ public final class EngineTopology {
 
     static final String COMMANDS_SOURCE = "commands-source";
     static final String COMMAND_PROCESSOR = "command-processor";
+    public static final String EVENTS_PUBLISHER = "events-publisher";
     public static final String EVENTS_SINK = "events-sink";
+    public static final String WORKSPACE_EVENTS_SINK = "workspace-events-sink";
     public static final String REPLIES_SINK = "replies-sink";
     public static final String DEFINITIONS_SINK = "definitions-sink";
     public static final String CALLBACKS_SINK = "callbacks-sink";
@@ -89,10 +91,13 @@ public final class EngineTopology {
         topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(WAITING_STARTS_STORE), Serdes.String(),
                 new JsonSerde<>(WaitingStart.class)), COMMAND_PROCESSOR);
 
-        topology.addSink(EVENTS_SINK, Topics.EVENTS, keyWriter, Serdes.ByteArray().serializer(), COMMAND_PROCESSOR);
+        // Public topics follow the CloudEvents Kafka binding: sop.events in structured mode, sop.steps.* in binary mode
+        // (docs/decisions.md, "Events for subscribers").
+        topology.addProcessor(EVENTS_PUBLISHER, EventTopicsProcessor::new, COMMAND_PROCESSOR);
+        topology.addSink(EVENTS_SINK, Topics.EVENTS, keyWriter, new StructuredCloudEventSerializer(), EVENTS_PUBLISHER);
+        topology.addSink(WORKSPACE_EVENTS_SINK, WorkspaceEvent.topicName(), keyWriter, WorkspaceEvent.serializer(), EVENTS_PUBLISHER);
         for (StepType type : StepType.values()) {
-            topology.addSink(stepReadySink(type), Topics.stepReady(type), keyWriter, new JsonSerde<>(StepReady.class).serializer(),
-                    COMMAND_PROCESSOR);
+            topology.addSink(stepReadySink(type), Topics.stepReady(type), keyWriter, new StepReadySerializer(), COMMAND_PROCESSOR);
         }
         topology.addSink(REPLIES_SINK, EngineTopics.REPLIES, keyWriter, new JsonSerde<>(CommandReply.class).serializer(), COMMAND_PROCESSOR);
         topology.addSink(DEFINITIONS_SINK, EngineTopics.DEFINITIONS, keyWriter, new JsonSerde<>(ProcessVersions.class).serializer(),

@@ -14,6 +14,15 @@ public final class Topics {
 
     private Topics() {}
 
+    /**
+     * The copy of {@link #EVENTS} that holds one workspace's events alone, written when the engine runs with
+     * {@code SOP_EVENTS_TOPIC_PER_WORKSPACE=true}: {@code sop.events.<workspace>}. Every workspace name
+     * ({@code [a-z0-9][a-z0-9-]{1,62}}) is a legal topic name as it is, so the name is used unchanged.
+     */
+    public static String workspaceEvents(String workspace) {
+        return EVENTS + "." + workspace;
+    }
+
     /** Topic of the step-ready events of one step type, for example {@code sop.steps.automated}. */
     public static String stepReady(StepType type) {
         return STEP_READY_PREFIX + type.wireName();

@@ -1,0 +1,53 @@
+package dev.sopline.schemas.event;
+
+import com.github.f4b6a3.ulid.Ulid;
+import io.cloudevents.CloudEvent;
+import io.cloudevents.core.builder.CloudEventBuilder;
+import io.cloudevents.core.data.BytesCloudEventData;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.ZoneOffset;
+import java.util.Arrays;
+
+/**
+ * The CloudEvent a {@link StepReady} record is on {@code sop.steps.<type>}: its attributes travel as the Kafka
+ * binding's {@code ce_*} headers (binary mode) and the record's value stays the {@link StepReady} JSON itself, so
+ * workers that read the value as they always did keep working. {@code source} and {@code subject} are those of the
+ * instance's state changes on {@code sop.events}.
+ */
+public final class StepReadyEvents {
+
+    public static final String STEP_READY = "sop.step.ready";
+    private static final String JSON = "application/json";
+
+    private StepReadyEvents() {}
+
+    /**
+     * The event of one step attempt becoming active, with {@code json} (the serialized {@code ready}) as its data.
+     * The id is derived from the instance, step, attempt and time, so the copy a replay writes after a crash has
+     * the id of the first.
+     */
+    public static CloudEvent of(StepReady ready, byte[] json) {
+        return CloudEventBuilder.v1()
+                .withId(idOf(ready))
+                .withType(STEP_READY)
+                .withSource(StateChangeEvents.source(ready.workspace(), ready.process()))
+                .withSubject(ready.instanceId())
+                .withTime(ready.createdAt().atOffset(ZoneOffset.UTC))
+                .withDataContentType(JSON)
+                .withData(BytesCloudEventData.wrap(json))
+                .build();
+    }
+
+    private static String idOf(StepReady ready) {
+        String attempt = String.join("\n", ready.workspace(), ready.instanceId(), ready.stepId(), String.valueOf(ready.attempt()),
+                ready.createdAt().toString());
+        try {
+            byte[] hash = MessageDigest.getInstance("SHA-256").digest(attempt.getBytes(StandardCharsets.UTF_8));
+            return new Ulid(ready.createdAt().toEpochMilli(), Arrays.copyOf(hash, 10)).toString();
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("Expected the JVM to provide SHA-256", e);
+        }
+    }
+}
