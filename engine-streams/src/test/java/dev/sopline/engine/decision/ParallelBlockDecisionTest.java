@@ -2,35 +2,11 @@ package dev.sopline.engine.decision;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.sopline.engine.handler.CommandHandlers;
-import dev.sopline.engine.handler.DefinitionLookup;
-import dev.sopline.engine.handler.TimerHandler;
 import dev.sopline.engine.state.Instance;
-import dev.sopline.engine.state.ProcessVersions;
 import dev.sopline.engine.state.StepRun;
-import dev.sopline.engine.state.Timer;
-import dev.sopline.schemas.command.CancelInstance;
-import dev.sopline.schemas.command.InstanceCommand;
-import dev.sopline.schemas.command.ReportStepResult;
-import dev.sopline.schemas.command.ResolveCallback;
-import dev.sopline.schemas.command.StartInstance;
-import dev.sopline.schemas.command.SubmitStep;
-import dev.sopline.schemas.definition.ProcessDefinition;
-import dev.sopline.schemas.definition.ProcessFiles;
-import dev.sopline.schemas.event.InstanceStateChanged;
-import dev.sopline.schemas.event.StepReady;
-import dev.sopline.schemas.event.StepResult;
-import dev.sopline.schemas.event.StepStateChanged;
 import dev.sopline.schemas.instance.InstanceState;
-import dev.sopline.schemas.instance.StepError;
-import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
-import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.function.Function;
 import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -45,70 +21,44 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class ParallelBlockDecisionTest {
 
-    private static final String WORKSPACE = "default";
-    private static final String ID = "01JAAAAAAAAAAAAAAAAAAAAAAA";
-    private static final Instant T0 = Instant.parse("2026-03-02T08:00:00Z");
-    private static final ProcessDefinition DEFINITION = load("/processes/parallel.yaml");
-    private static final DefinitionLookup DEFINITIONS = (workspace, process) -> Optional.of(ProcessVersions.single(workspace,
-            DEFINITION.name(), DEFINITION.version(), new ProcessVersions.PublishedVersion(DEFINITION, "", T0)));
-    private static final InstanceDecider DECIDER = new InstanceDecider(new CallbackIds("a test secret of thirty-two byte".getBytes(StandardCharsets.UTF_8)));
-    private static final CommandHandlers HANDLERS = new CommandHandlers(DEFINITIONS, DECIDER);
-    private static final TimerHandler TIMERS = new TimerHandler(DEFINITIONS, DECIDER);
-
-    private static ProcessDefinition load(String resource) {
-        try (InputStream in = ParallelBlockDecisionTest.class.getResourceAsStream(resource)) {
-            return ((ProcessFiles.Loaded) ProcessFiles.load(in.readAllBytes())).file().process();
-        } catch (IOException e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
-    // --- commands, as functions of the state they are decided on
-
-    private static Decision decide(InstanceCommand command, Instance instance) {
-        return HANDLERS.decide(command, Optional.ofNullable(instance), T0);
-    }
+    private static final DeciderFixture PROCESS = new DeciderFixture("/processes/parallel.yaml");
 
     private static Function<Instance, Decision> submit(String stepId, Map<String, Object> outputs) {
-        return instance -> decide(new SubmitStep("c", WORKSPACE, ID, "checks", stepId, outputs, null), instance);
+        return PROCESS.submit(stepId, outputs);
     }
 
     private static Function<Instance, Decision> result(String stepId, int attempt, Map<String, Object> outputs) {
-        return instance -> decide(new ReportStepResult(new StepResult(WORKSPACE, ID, stepId, attempt, outputs, null, null, "w", T0)), instance);
+        return PROCESS.result(stepId, attempt, outputs);
     }
 
     private static Function<Instance, Decision> error(String stepId, int attempt) {
-        return instance -> decide(new ReportStepResult(new StepResult(WORKSPACE, ID, stepId, attempt, null,
-                StepError.of("bureau_down", "down"), null, "w", T0)), instance);
+        return PROCESS.error(stepId, attempt);
     }
 
     private static Function<Instance, Decision> callback(Map<String, Object> payload) {
-        return instance -> decide(new ResolveCallback("c", WORKSPACE, ID, instance.step("kyc").orElseThrow().callbackId(), payload), instance);
+        return PROCESS.callback("kyc", payload);
     }
 
     private static Function<Instance, Decision> cancel() {
-        return instance -> decide(new CancelInstance("c", WORKSPACE, ID, "checks"), instance);
+        return PROCESS.cancel();
     }
 
     private static Function<Instance, Decision> retryDue(String stepId) {
-        return instance -> TIMERS.fire(new Timer(T0, Timer.Kind.RETRY, WORKSPACE, ID, stepId, instance.step(stepId).orElseThrow().attempt()),
-                Optional.of(instance), T0.plus(Duration.ofSeconds(2)));
+        return PROCESS.retryDue(stepId);
     }
 
     private static Function<Instance, Decision> timeoutDue(String stepId) {
-        return instance -> TIMERS.fire(new Timer(T0, Timer.Kind.STEP_TIMEOUT, WORKSPACE, ID, stepId, instance.step(stepId).orElseThrow().attempt()),
-                Optional.of(instance), T0.plus(Duration.ofHours(2)));
+        return PROCESS.timeoutDue(stepId);
     }
 
     // --- states, each reached by deciding commands from the start
 
     private static Instance started() {
-        return decide(new StartInstance("c", WORKSPACE, ID, "checks", Map.of("applicant", "Ada"), null, StartInstance.API, "1.0"), null)
-                .newState().orElseThrow();
+        return PROCESS.start(Map.of("applicant", "Ada"));
     }
 
     private static Instance after(Instance instance, Function<Instance, Decision> command) {
-        return command.apply(instance).newState().orElseThrow();
+        return DeciderFixture.after(instance, command);
     }
 
     private static Instance atBlock() {
@@ -198,20 +148,11 @@ class ParallelBlockDecisionTest {
             assertThat(decision.newState()).as("ignored").isEmpty();
             assertThat(decision.events()).isEmpty();
         } else {
-            assertThat(decision.events()).extracting(ParallelBlockDecisionTest::describe).as("events").containsExactlyElementsOf(events);
+            assertThat(decision.events()).extracting(DeciderFixture::describe).as("events").containsExactlyElementsOf(events);
         }
         if (instanceState == InstanceState.FAILED) {
             assertThat(after.error().stepId()).isEqualTo("score");
         }
     }
 
-    private static String describe(Object event) {
-        if (event instanceof InstanceStateChanged changed) {
-            return "instance %s->%s".formatted(changed.from().wireName(), changed.to().wireName());
-        }
-        if (event instanceof StepStateChanged changed) {
-            return "%s %s->%s".formatted(changed.step().id(), changed.from().wireName(), changed.to().wireName());
-        }
-        return "ready " + ((StepReady) event).stepId();
-    }
 }
