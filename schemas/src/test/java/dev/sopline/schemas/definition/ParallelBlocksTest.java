@@ -83,6 +83,11 @@ class ParallelBlocksTest {
     }
 
     @Test
+    void shouldAcceptABlockInALaterMinorVersionHoweverLong() throws IOException {
+        assertThat(load(example().replace("engine: \"0.2\"", "engine: \"0.99999999999999999999\"")).blocks()).hasSize(1);
+    }
+
+    @Test
     void shouldRefuseABlockInsideABranch() {
         List<Violation> violations = violations(HEAD + """
                     - parallel:

@@ -105,7 +105,8 @@ public final class DefinitionValidator {
             return;
         }
         var matcher = ENGINE_VERSION.matcher(engine);
-        if (matcher.matches() && matcher.group(1).equals("0") && Integer.parseInt(matcher.group(2)) < 2) {
+        // The minor version is compared as text: it may have more digits than any number type holds.
+        if (matcher.matches() && matcher.group(1).equals("0") && matcher.group(2).matches("0*[01]")) {
             for (ParallelBlock block : process.blocks()) {
                 violations.add(new Violation(blockPath(block), REQUIRES_VERSION,
                         "Expected parallel blocks only in files of engine version %s or later, but this file declares '%s'"
