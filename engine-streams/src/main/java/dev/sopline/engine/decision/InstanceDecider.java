@@ -1,5 +1,8 @@
 package dev.sopline.engine.decision;
 
+import dev.sopline.engine.decision.step.StepBehaviour;
+import dev.sopline.engine.decision.step.StepBehaviours;
+import dev.sopline.engine.decision.step.StepContext;
 import dev.sopline.engine.state.Instance;
 import dev.sopline.engine.state.StepRun;
 import dev.sopline.engine.state.Timer;
@@ -9,7 +12,6 @@ import dev.sopline.schemas.definition.OutputDeclaration;
 import dev.sopline.schemas.definition.ProcessDefinition;
 import dev.sopline.schemas.definition.RetryPolicy;
 import dev.sopline.schemas.definition.StepDefinition;
-import dev.sopline.schemas.definition.StepType;
 import dev.sopline.schemas.event.StepReady;
 import dev.sopline.schemas.instance.Assignee;
 import dev.sopline.schemas.instance.InstanceState;
@@ -22,13 +24,16 @@ import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 
 /**
- * The rules of an instance's life, as pure functions of state, definition and time: which step comes next, who
- * resolves it, what its inputs are, when it is retried, escalated, timed out or failed, and what the instance's
- * outputs are. Nothing here touches Kafka, the clock or a random source: every id and time derives from the command
- * being decided, so a replay of the log decides the same. The command handlers check preconditions and call in.
+ * The rules of an instance's life, as pure functions of state, definition and time: which steps are active, who
+ * resolves them, what their inputs are, when they are retried, escalated, timed out or failed, and what the
+ * instance's outputs are. Nothing here touches Kafka, the clock or a random source: every id and time derives from the
+ * command being decided, so a replay of the log decides the same. The command handlers check preconditions and call in.
+ *
+ * <p>An instance has a set of active steps, not a current step (docs/decisions.md, "The set of active steps"): a
+ * completed step makes the steps that follow it active ({@link ProcessFlow}), a failed one ends the instance and
+ * cancels the others, and the instance waits exactly when every active step waits on a person or a third party.
  */
 public final class InstanceDecider {
 
@@ -39,10 +44,16 @@ public final class InstanceDecider {
 
     private final CallbackIds callbackIds;
     private final InstanceBudget budget;
+    private final StepBehaviours behaviours;
 
-    public InstanceDecider(CallbackIds callbackIds, InstanceBudget budget) {
+    public InstanceDecider(CallbackIds callbackIds, InstanceBudget budget, StepBehaviours behaviours) {
         this.callbackIds = callbackIds;
         this.budget = budget;
+        this.behaviours = behaviours;
+    }
+
+    public InstanceDecider(CallbackIds callbackIds, InstanceBudget budget) {
+        this(callbackIds, budget, StepBehaviours.standard());
     }
 
     public InstanceDecider(CallbackIds callbackIds) {
@@ -53,22 +64,41 @@ public final class InstanceDecider {
         return budget;
     }
 
-    /** A new instance in {@code running}, with its first step active. */
+    /** The behaviour of the step's type. */
+    public StepBehaviour behaviour(StepRun step) {
+        return behaviours.of(step.type());
+    }
+
+    /** The step, within the decision {@code transition} is accumulating, handed to its type's behaviour. */
+    public StepContext context(Transition transition, ProcessDefinition definition, StepRun step, Instant now) {
+        return new StepContext(this, transition, definition, definition.step(step.id()).orElseThrow(), step, now);
+    }
+
+    /** A new instance in {@code running}, with its first steps active: one step, or the first of each branch of a block. */
     public Transition begin(Instance created, ProcessDefinition definition, Instant now) {
         Transition transition = new Transition(created);
         budget.charge(transition, created.inputs(), "the inputs");
         budget.charge(transition, created.triggerPayload(), "the trigger payload");
         transition.created();
-        activate(transition, definition, 0, now);
+        activate(transition, definition, ProcessFlow.of(definition).entry(), now);
         return transition;
     }
 
-    /** Completes the active step with its outputs and moves on to the next step, or completes the instance. */
+    /**
+     * Completes an active step with its outputs and starts what follows it: the next step of its branch or of the
+     * process, the step after a block once every branch has completed, or, after the last step, the end.
+     */
     public void completeStep(Transition transition, ProcessDefinition definition, StepRun step, Map<String, Object> outputs,
                              JudgmentDecision decision, Instant now) {
         budget.charge(transition, outputs, "the outputs of step '%s'".formatted(step.id()));
         transition.updateStep(step.complete(outputs, decision, now));
-        activate(transition, definition, transition.instance().indexOf(step.id()) + 1, now);
+        ProcessFlow.Next next = ProcessFlow.of(definition)
+                .afterCompleted(step.id(), id -> transition.instance().stepState(id) == StepState.COMPLETED);
+        if (next.end()) {
+            complete(transition, definition, now);
+        } else {
+            activate(transition, definition, next.steps(), now);
+        }
     }
 
     /**
@@ -102,7 +132,7 @@ public final class InstanceDecider {
     public void escalate(Transition transition, StepRun step, JudgmentDecision agentDecision, Map<String, Object> proposal) {
         budget.charge(transition, proposal, "the agent's proposal for step '%s'".formatted(step.id()));
         transition.updateStep(step.escalate(agentDecision, proposal));
-        transition.moveTo(InstanceState.WAITING);
+        settle(transition);
     }
 
     /** A third party's callback body: counted whole, whatever part of it becomes outputs. */
@@ -117,29 +147,41 @@ public final class InstanceDecider {
         return new StepError(error.stepId(), error.code(), error.message().substring(0, MAX_ERROR_MESSAGE_CHARS) + "…");
     }
 
-    /** Fails the step and, with it, the instance. */
+    /** Fails the step and, with it, the instance: every other active step is cancelled, and the error names the step. */
     public void failStep(Transition transition, StepRun step, StepError error, Instant now) {
         transition.updateStep(step.fail(error, now));
+        cancelActiveSteps(transition, now);
         Instance instance = transition.instance();
         transition.replaceInstance(instance.ended(InstanceState.FAILED, instance.outputs(), error.forStep(step.id()), now));
     }
 
-    /** Fails the instance for a reason outside any step's control, with its active step if it has one. */
+    /** A step's timeout passed, as its type handles it. */
+    public void timeOut(Transition transition, ProcessDefinition definition, StepRun step, Instant now) {
+        behaviour(step).onTimeout(context(transition, definition, step, now));
+    }
+
+    /** Fails the instance for a reason outside any step's control, with its first active step if it has one. */
     public void failInstance(Transition transition, StepError error, Instant now) {
-        Optional<StepRun> active = transition.instance().activeStep();
-        if (active.isPresent()) {
-            failStep(transition, active.get(), error, now);
+        List<StepRun> active = transition.instance().activeSteps();
+        if (!active.isEmpty()) {
+            failStep(transition, active.get(0), error, now);
             return;
         }
         Instance instance = transition.instance();
         transition.replaceInstance(instance.ended(InstanceState.FAILED, instance.outputs(), error, now));
     }
 
-    /** Cancels the instance and its active step. */
+    /** Cancels the instance and every active step. */
     public void cancel(Transition transition, Instant now) {
-        transition.instance().activeStep().ifPresent(step -> transition.updateStep(step.cancel(now)));
+        cancelActiveSteps(transition, now);
         Instance instance = transition.instance();
         transition.replaceInstance(instance.ended(InstanceState.CANCELLED, instance.outputs(), null, now));
+    }
+
+    private void cancelActiveSteps(Transition transition, Instant now) {
+        for (StepRun active : transition.instance().activeSteps()) {
+            transition.updateStep(behaviour(active).onCancel(active, now));
+        }
     }
 
     /** The outputs a step resolves to: what was submitted, plus every {@code value} expression evaluated. */
@@ -156,26 +198,43 @@ public final class InstanceDecider {
         return outputs;
     }
 
-    private void activate(Transition transition, ProcessDefinition definition, int index, Instant now) {
+    /** The instance completes with its outputs. */
+    private void complete(Transition transition, ProcessDefinition definition, Instant now) {
         Instance instance = transition.instance();
-        if (index >= definition.steps().size()) {
-            Map<String, Object> outputs = instanceOutputs(instance, definition);
-            budget.checkCopy(instance, outputs, "the outputs");
-            transition.replaceInstance(instance.ended(InstanceState.COMPLETED, outputs, null, now));
-            return;
+        Map<String, Object> outputs = instanceOutputs(instance, definition);
+        budget.checkCopy(instance, outputs, "the outputs");
+        transition.replaceInstance(instance.ended(InstanceState.COMPLETED, outputs, null, now));
+    }
+
+    /** The steps become active at once, in file order, each offered to its resolver; then the instance settles. */
+    private void activate(Transition transition, ProcessDefinition definition, List<String> stepIds, Instant now) {
+        for (String stepId : stepIds) {
+            Instance instance = transition.instance();
+            StepDefinition stepDefinition = definition.step(stepId).orElseThrow();
+            Map<String, Object> inputs = resolve(stepDefinition.inputs(), context(instance));
+            budget.checkCopy(instance, inputs, "the inputs of step '%s'".formatted(stepDefinition.id()));
+            StepBehaviour behaviour = behaviours.of(stepDefinition.type());
+            String callbackId = behaviour.issuesCallback()
+                    ? callbackIds.of(instance.workspace(), instance.id(), stepDefinition.id(), 1) : null;
+            Instant deadline = deadline(stepDefinition, now);
+            StepRun step = instance.step(stepId).orElseThrow()
+                    .activate(behaviour.assignee(stepDefinition), 1, inputs, callbackId, now, deadline);
+            transition.updateStep(step);
+            scheduleTimeout(transition, step, deadline);
+            transition.ready(stepReady(transition.instance(), definition, stepDefinition, step));
         }
-        StepDefinition stepDefinition = definition.steps().get(index);
-        Map<String, Object> inputs = resolve(stepDefinition.inputs(), context(instance));
-        budget.checkCopy(instance, inputs, "the inputs of step '%s'".formatted(stepDefinition.id()));
-        Assignee assignee = assignee(stepDefinition);
-        String callbackId = stepDefinition.type() == StepType.WEBHOOK
-                ? callbackIds.of(instance.workspace(), instance.id(), stepDefinition.id(), 1) : null;
-        Instant deadline = deadline(stepDefinition, now);
-        StepRun step = instance.steps().get(index).activate(assignee, 1, inputs, callbackId, now, deadline);
-        transition.updateStep(step);
-        transition.moveTo(assignee == Assignee.HUMAN || assignee == Assignee.THIRD_PARTY ? InstanceState.WAITING : InstanceState.RUNNING);
-        scheduleTimeout(transition, step, deadline);
-        transition.ready(stepReady(transition.instance(), definition, stepDefinition, step));
+        settle(transition);
+    }
+
+    /**
+     * The instance waits when every active step waits on a person or a third party (a form, a webhook, an escalated
+     * judgment), and runs while any is with a machine. A step waiting for its retry's backoff is with its worker.
+     */
+    private static void settle(Transition transition) {
+        List<StepRun> active = transition.instance().activeSteps();
+        boolean waiting = !active.isEmpty() && active.stream()
+                .allMatch(step -> step.assignee() == Assignee.HUMAN || step.assignee() == Assignee.THIRD_PARTY);
+        transition.moveTo(waiting ? InstanceState.WAITING : InstanceState.RUNNING);
     }
 
     private static void scheduleTimeout(Transition transition, StepRun step, Instant deadline) {
@@ -187,15 +246,6 @@ public final class InstanceDecider {
 
     private static Instant deadline(StepDefinition step, Instant now) {
         return step.timeoutDuration().map(now::plus).orElse(null);
-    }
-
-    private static Assignee assignee(StepDefinition step) {
-        return switch (step.type()) {
-            case FORM -> Assignee.HUMAN;
-            case AUTOMATED -> Assignee.WORKER;
-            case JUDGMENT -> step.judgment() != null && step.judgment().allowAgent() ? Assignee.AGENT : Assignee.HUMAN;
-            case WEBHOOK -> Assignee.THIRD_PARTY;
-        };
     }
 
     private static StepReady stepReady(Instance instance, ProcessDefinition definition, StepDefinition stepDefinition, StepRun step) {

@@ -66,8 +66,7 @@ final class ResolveCallbackHandler implements CommandHandler<ResolveCallback> {
         }
         Transition transition = new Transition(instance);
         decider.receiveCallback(transition, command.payload());
-        decider.completeStep(transition, definition, step,
-                decider.stepOutputs(instance, stepDefinition, submitted, command.payload()), null, now);
+        decider.context(transition, definition, step, now).complete(submitted, null, command.payload());
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("received", true);
         body.put("step_id", step.id());

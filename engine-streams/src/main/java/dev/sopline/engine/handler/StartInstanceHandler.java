@@ -46,7 +46,7 @@ final class StartInstanceHandler implements CommandHandler<StartInstance> {
         }
         Instance created = new Instance(command.instanceId(), command.workspace(), definition.name(), definition.version(),
                 InstanceState.RUNNING, new LinkedHashMap<>(inputs), Map.of(), null, command.triggerPayload(), now, null,
-                definition.steps().stream().map(step -> StepRun.pending(step.id(), step.label(), step.type())).toList(), 0L);
+                definition.steps().stream().map(step -> StepRun.pending(step.id(), step.label(), step.type(), step.block(), step.branch())).toList(), 0L);
         return decider.begin(created, definition, now).decide(CommandReply.ok(command.commandId(), 201, startBody(created)));
     }
 

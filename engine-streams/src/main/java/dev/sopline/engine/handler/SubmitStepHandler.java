@@ -3,6 +3,7 @@ package dev.sopline.engine.handler;
 import dev.sopline.engine.decision.Decision;
 import dev.sopline.engine.decision.InstanceDecider;
 import dev.sopline.engine.decision.Transition;
+import dev.sopline.engine.decision.step.StepBehaviour;
 import dev.sopline.engine.state.Instance;
 import dev.sopline.engine.state.StepRun;
 import dev.sopline.schemas.command.CommandReply;
@@ -10,9 +11,7 @@ import dev.sopline.schemas.command.ErrorCodes;
 import dev.sopline.schemas.command.SubmitStep;
 import dev.sopline.schemas.definition.ProcessDefinition;
 import dev.sopline.schemas.definition.StepDefinition;
-import dev.sopline.schemas.definition.StepType;
 import dev.sopline.schemas.definition.validation.OutputValidator;
-import dev.sopline.schemas.instance.JudgmentDecision;
 import dev.sopline.schemas.validation.Violation;
 import java.time.Instant;
 import java.util.List;
@@ -46,8 +45,9 @@ final class SubmitStepHandler implements CommandHandler<SubmitStep> {
                     .formatted(step.id(), instance.id(), instance.isTerminal() && step.isActive() ? instance.state() : step.state()));
         }
         Transition transition = new Transition(instance);
+        StepBehaviour behaviour = decider.behaviour(step);
         if (command.error() != null) {
-            if (step.type() != StepType.AUTOMATED) {
+            if (!behaviour.acceptsSubmittedErrors()) {
                 return Rejections.invalid(command.commandId(), ErrorCodes.INVALID_OUTPUTS,
                         "Expected outputs for %s step '%s'; only automated steps report errors".formatted(step.type(), step.id()),
                         List.of(Violation.of("error", "not_allowed", "Only automated steps report errors")));
@@ -57,16 +57,14 @@ final class SubmitStepHandler implements CommandHandler<SubmitStep> {
                         "Expected attempt %d of step '%s' to be running, but it already failed and waits for its retry"
                                 .formatted(step.attempt(), step.id()));
             }
-            decider.failAttempt(transition, definition, step, command.error(), now);
+            behaviour.onSubmittedError(decider.context(transition, definition, step, now), command.error());
         } else {
             List<Violation> violations = OutputValidator.validate(stepDefinition.get().outputs(), command.outputs());
             if (!violations.isEmpty()) {
                 return Rejections.invalid(command.commandId(), ErrorCodes.INVALID_OUTPUTS,
                         "Expected outputs that match step '%s'".formatted(step.id()), violations);
             }
-            JudgmentDecision decision = step.type() == StepType.JUDGMENT ? new JudgmentDecision(JudgmentDecision.HUMAN, null, null, null) : null;
-            decider.completeStep(transition, definition, step,
-                    decider.stepOutputs(instance, stepDefinition.get(), command.outputs(), null), decision, now);
+            behaviour.onSubmit(decider.context(transition, definition, step, now), command.outputs());
         }
         StepRun updated = transition.instance().step(step.id()).orElseThrow();
         return transition.decide(CommandReply.ok(command.commandId(), 200, updated.view()));

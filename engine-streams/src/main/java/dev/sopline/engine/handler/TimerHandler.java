@@ -7,7 +7,6 @@ import dev.sopline.engine.state.Instance;
 import dev.sopline.engine.state.StepRun;
 import dev.sopline.engine.state.Timer;
 import dev.sopline.schemas.definition.ProcessDefinition;
-import dev.sopline.schemas.instance.StepError;
 import java.time.Instant;
 import java.util.Optional;
 
@@ -47,8 +46,7 @@ public final class TimerHandler {
                 if (step.deadline() == null || now.isBefore(step.deadline())) {
                     return Decision.ignore();
                 }
-                decider.failStep(transition, step, StepError.of(InstanceDecider.STEP_TIMEOUT,
-                        "Expected step '%s' to be resolved by %s, but its timeout passed".formatted(step.id(), step.deadline())), now);
+                decider.timeOut(transition, definition, step, now);
             }
             default -> {
                 return Decision.ignore();

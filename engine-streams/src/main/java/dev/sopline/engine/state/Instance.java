@@ -52,8 +52,14 @@ public record Instance(
         return -1;
     }
 
+    /** The first active step in file order; the only one outside parallel blocks. */
     public Optional<StepRun> activeStep() {
         return steps.stream().filter(StepRun::isActive).findFirst();
+    }
+
+    /** The steps active now, in file order: one step, or one per branch of a parallel block still running. */
+    public List<StepRun> activeSteps() {
+        return steps.stream().filter(StepRun::isActive).toList();
     }
 
     public Optional<StepRun> stepWithCallback(String callbackId) {

@@ -19,6 +19,8 @@ import java.util.Map;
  * @param readyAt when the current attempt became ready; orders the pending feed
  * @param retryAt set while a failed attempt waits for its backoff; the step is not offered to workers meanwhile
  * @param proposal the outputs an agent proposed before escalating
+ * @param block the parallel block holding the step, null outside blocks (and in records written before blocks)
+ * @param branch the block's branch holding the step, null outside blocks
  */
 public record StepRun(
         String id,
@@ -38,11 +40,18 @@ public record StepRun(
         Instant readyAt,
         Instant deadline,
         Instant retryAt,
-        Instant completedAt) {
+        Instant completedAt,
+        String block,
+        String branch) {
 
     public static StepRun pending(String id, String name, StepType type) {
+        return pending(id, name, type, null, null);
+    }
+
+    /** A step not reached yet; {@code block} and {@code branch} place a step of a parallel block, else null. */
+    public static StepRun pending(String id, String name, StepType type, String block, String branch) {
         return new StepRun(id, name, type, StepState.PENDING, 0, null, false, null, null, null, null, null, null,
-                null, null, null, null, null);
+                null, null, null, null, null, block, branch);
     }
 
     @JsonIgnore
@@ -59,38 +68,38 @@ public record StepRun(
     public StepRun activate(Assignee newAssignee, int newAttempt, Map<String, Object> resolvedInputs, String newCallbackId,
                             Instant now, Instant newDeadline) {
         return new StepRun(id, name, type, StepState.ACTIVE, newAttempt, newAssignee, false, null, newCallbackId,
-                resolvedInputs, null, null, null, startedAt == null ? now : startedAt, now, newDeadline, null, null);
+                resolvedInputs, null, null, null, startedAt == null ? now : startedAt, now, newDeadline, null, null, block, branch);
     }
 
     public StepRun retryAfterBackoff(Instant now, Instant newDeadline) {
         return new StepRun(id, name, type, state, attempt + 1, assignee, escalated, decision, callbackId, inputs, outputs,
-                proposal, null, startedAt, now, newDeadline, null, completedAt);
+                proposal, null, startedAt, now, newDeadline, null, completedAt, block, branch);
     }
 
     public StepRun attemptFailed(StepError attemptError, Instant retryWhen) {
         return new StepRun(id, name, type, state, attempt, assignee, escalated, decision, callbackId, inputs, outputs,
-                proposal, attemptError, startedAt, readyAt, null, retryWhen, completedAt);
+                proposal, attemptError, startedAt, readyAt, null, retryWhen, completedAt, block, branch);
     }
 
     public StepRun escalate(JudgmentDecision agentDecision, Map<String, Object> agentProposal) {
         return new StepRun(id, name, type, state, attempt, Assignee.HUMAN, true, agentDecision, callbackId, inputs, outputs,
-                agentProposal, error, startedAt, readyAt, deadline, retryAt, completedAt);
+                agentProposal, error, startedAt, readyAt, deadline, retryAt, completedAt, block, branch);
     }
 
     public StepRun complete(Map<String, Object> newOutputs, JudgmentDecision newDecision, Instant now) {
         return new StepRun(id, name, type, StepState.COMPLETED, attempt, assignee, escalated,
                 newDecision != null ? newDecision : decision, callbackId, null, newOutputs, proposal, null, startedAt,
-                readyAt, null, null, now);
+                readyAt, null, null, now, block, branch);
     }
 
     public StepRun fail(StepError failure, Instant now) {
         return new StepRun(id, name, type, StepState.FAILED, attempt, assignee, escalated, decision, callbackId, null,
-                outputs, proposal, failure, startedAt, readyAt, null, null, now);
+                outputs, proposal, failure, startedAt, readyAt, null, null, now, block, branch);
     }
 
     public StepRun cancel(Instant now) {
         return new StepRun(id, name, type, StepState.CANCELLED, attempt, assignee, escalated, decision, callbackId, null,
-                outputs, proposal, error, startedAt, readyAt, null, null, now);
+                outputs, proposal, error, startedAt, readyAt, null, null, now, block, branch);
     }
 
     public StepView view() {

@@ -91,6 +91,26 @@ class PreviousFormatsTest {
     }
 
     @Test
+    void shouldWriteAndReadInstancesWithoutBlocksAsBeforeStepsNamedTheirBlock() {
+        // given: a 0.1 instance, and one of a 0.2 file whose steps sit in a parallel block
+        engine.register("two-step.yaml");
+        engine.start(ID, "two-step", Map.of("title", "Q3 plan"));
+        engine.register("parallel-first.yaml");
+        engine.start(OTHER_ID, "side-by-side", Map.of());
+
+        // when
+        ObjectNode stored = Json.mapper().valueToTree(engine.instance(ID));
+        byte[] withBlocks = Json.mapper().writeValueAsBytes(engine.instance(OTHER_ID));
+        Instance read = new JsonSerde<>(Instance.class).deserializer().deserialize("changelog", withBlocks);
+
+        // then: a step outside blocks is stored exactly as before; a step in a block keeps its place when read back
+        assertThat(stored.get("steps").get(0).propertyNames()).doesNotContain("block", "branch");
+        assertThat(read.steps()).extracting(step -> step.block(), step -> step.branch())
+                .containsExactly(tuple("both", "left"), tuple("both", "right"));
+        assertThat(read).isEqualTo(engine.instance(OTHER_ID));
+    }
+
+    @Test
     void shouldReadAProcessRecordWithoutAFormatAsThePreviousFormat() {
         ProcessVersions read = new JsonSerde<>(ProcessVersions.class).deserializer().deserialize("definitions", allVersionsRecord("automated.yaml"));
 

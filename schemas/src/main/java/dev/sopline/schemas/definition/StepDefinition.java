@@ -19,6 +19,8 @@ import java.util.Optional;
  * @param outputs declared outputs
  * @param judgment settings of a judgment step, null for other types
  * @param retry retry policy of an automated step; the defaults apply when absent
+ * @param block the id of the parallel block holding the step; null for a step outside any block
+ * @param branch the id of the block's branch holding the step; null for a step outside any block
  */
 public record StepDefinition(
         String id,
@@ -29,13 +31,26 @@ public record StepDefinition(
         Map<String, Object> inputs,
         List<OutputDeclaration> outputs,
         JudgmentSettings judgment,
-        RetryPolicy retry) {
+        RetryPolicy retry,
+        String block,
+        String branch) {
 
     public static final Duration DEFAULT_WEBHOOK_TIMEOUT = Duration.ofDays(7);
 
     public StepDefinition {
         inputs = inputs == null ? Map.of() : java.util.Collections.unmodifiableMap(new LinkedHashMap<>(inputs));
         outputs = outputs == null ? List.of() : List.copyOf(outputs);
+    }
+
+    /** A step outside any parallel block. */
+    public StepDefinition(String id, String name, StepType type, String timeout, String run, Map<String, Object> inputs,
+                          List<OutputDeclaration> outputs, JudgmentSettings judgment, RetryPolicy retry) {
+        this(id, name, type, timeout, run, inputs, outputs, judgment, retry, null, null);
+    }
+
+    /** The same step, placed in a branch of a parallel block. */
+    public StepDefinition inBranch(String blockId, String branchId) {
+        return new StepDefinition(id, name, type, timeout, run, inputs, outputs, judgment, retry, blockId, branchId);
     }
 
     /** The step's timeout; webhook steps without one get the default callback lifetime. */

@@ -23,17 +23,19 @@ import tools.jackson.databind.JsonNode;
 class ProcessFormatDocTest {
 
     /** Doc section heading → where that object's properties are in the schema. */
-    private static final Map<String, String> SECTIONS = Map.of(
-            "Top level", "",
-            "process", "/$defs/process",
-            "process.trigger", "/$defs/trigger",
-            "process.trigger.auth", "/$defs/trigger_auth",
-            "process.inputs[]", "/$defs/input",
-            "process.outputs[]", "/$defs/process_output",
-            "process.steps[]", "/$defs/step",
-            "process.steps[].outputs[]", "/$defs/step_output",
-            "process.steps[].judgment", "/$defs/judgment",
-            "process.steps[].retry", "/$defs/retry");
+    private static final Map<String, String> SECTIONS = Map.ofEntries(
+            Map.entry("Top level", ""),
+            Map.entry("process", "/$defs/process"),
+            Map.entry("process.trigger", "/$defs/trigger"),
+            Map.entry("process.trigger.auth", "/$defs/trigger_auth"),
+            Map.entry("process.inputs[]", "/$defs/input"),
+            Map.entry("process.outputs[]", "/$defs/process_output"),
+            Map.entry("process.steps[]", "/$defs/step"),
+            Map.entry("process.steps[].outputs[]", "/$defs/step_output"),
+            Map.entry("process.steps[].judgment", "/$defs/judgment"),
+            Map.entry("process.steps[].retry", "/$defs/retry"),
+            Map.entry("process.steps[].parallel", "/$defs/parallel"),
+            Map.entry("process.steps[].parallel.branches[]", "/$defs/branch"));
     private static final Pattern HEADING = Pattern.compile("^#{2,3} (.+)$");
     /** A field-table row: | `field` | type | required | default | notes |. */
     private static final Pattern FIELD_ROW = Pattern.compile("^\\| `([a-z_]+)` \\|([^|]*)\\|([^|]*)\\|([^|]*)\\|");

@@ -6,6 +6,7 @@ import dev.sopline.schemas.definition.FieldType;
 import dev.sopline.schemas.definition.InputDeclaration;
 import dev.sopline.schemas.definition.JudgmentSettings;
 import dev.sopline.schemas.definition.OutputDeclaration;
+import dev.sopline.schemas.definition.ParallelBlock;
 import dev.sopline.schemas.definition.ProcessDefinition;
 import dev.sopline.schemas.definition.ProcessFile;
 import dev.sopline.schemas.definition.RetryPolicy;
@@ -20,9 +21,11 @@ import dev.sopline.schemas.reference.ReferenceRoot;
 import dev.sopline.schemas.validation.Violation;
 import dev.sopline.schemas.validation.ViolationCode;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.regex.Pattern;
 
@@ -41,7 +44,19 @@ public final class DefinitionValidator {
     private static final Set<String> RESERVED_PROCESS_NAMES =
             Set.of("instances", "processes", "steps", "metrics", "triggers", "webhooks", "events");
 
+    /** Detail code: the file uses what a later {@code engine} version brings; {@code expected} lists the versions. */
+    public static final String REQUIRES_VERSION = "requires_version";
+    /** Detail code: a parallel block inside a branch of another. */
+    public static final String NESTED_PARALLEL = "nested_parallel";
+    /** The first file version with parallel blocks. */
+    public static final String PARALLEL_VERSION = "0.2";
+
     private final List<Violation> violations = new ArrayList<>();
+    /** Where each step is written, by its index in {@link ProcessDefinition#steps()}. */
+    private List<Place> places = List.of();
+
+    /** A step's field path and the index of its entry (itself, or its block) in {@code process.steps}. */
+    private record Place(String path, int position) {}
 
     private DefinitionValidator() {}
 
@@ -49,9 +64,55 @@ public final class DefinitionValidator {
         DefinitionValidator validator = new DefinitionValidator();
         validator.checkEngine(file.engine());
         if (file.process() != null) {
+            validator.places = places(file.process());
+            validator.checkBlocksAllowed(file.engine(), file.process());
             validator.checkProcess(file.process());
         }
         return List.copyOf(validator.violations);
+    }
+
+    /**
+     * Where each step is written: {@code process.steps[i]} outside blocks, {@code
+     * process.steps[i].parallel.branches[b].steps[k]} inside one. The binder keeps a place for every entry, malformed
+     * ones too, so counting the entries gives the paths back.
+     */
+    private static List<Place> places(ProcessDefinition process) {
+        Map<Integer, ParallelBlock> blockAt = new HashMap<>();
+        process.blocks().forEach(block -> blockAt.put(block.position(), block));
+        List<Place> places = new ArrayList<>();
+        for (int position = 0; places.size() < process.steps().size(); position++) {
+            ParallelBlock block = blockAt.get(position);
+            if (block == null) {
+                places.add(new Place("process.steps[%d]".formatted(position), position));
+                continue;
+            }
+            for (int b = 0; b < block.branches().size(); b++) {
+                for (int k = 0; k < block.branches().get(b).steps().size(); k++) {
+                    places.add(new Place("process.steps[%d].parallel.branches[%d].steps[%d]".formatted(position, b, k), position));
+                }
+            }
+        }
+        return places;
+    }
+
+    private static String blockPath(ParallelBlock block) {
+        return "process.steps[%d].parallel".formatted(block.position());
+    }
+
+    /** Parallel blocks came with file version 0.2; a 0.1 file keeps meaning what it meant when it was written. */
+    private void checkBlocksAllowed(String engine, ProcessDefinition process) {
+        if (engine == null || process.blocks().isEmpty()) {
+            return;
+        }
+        var matcher = ENGINE_VERSION.matcher(engine);
+        // The minor version is compared as text: it may have more digits than any number type holds.
+        if (matcher.matches() && matcher.group(1).equals("0") && matcher.group(2).matches("0*[01]")) {
+            for (ParallelBlock block : process.blocks()) {
+                violations.add(new Violation(blockPath(block), REQUIRES_VERSION,
+                        "Expected parallel blocks only in files of engine version %s or later, but this file declares '%s'"
+                                .formatted(PARALLEL_VERSION, engine), List.of(PARALLEL_VERSION), null, null));
+            }
+        }
     }
 
     private void checkEngine(String engine) {
@@ -167,9 +228,15 @@ public final class DefinitionValidator {
     private void checkSteps(ProcessDefinition process) {
         List<StepDefinition> steps = process.steps();
         Set<String> seenIds = new HashSet<>();
+        List<ParallelBlock> blocks = process.blocks();
+        int nextBlock = 0;
         for (int i = 0; i < steps.size(); i++) {
             StepDefinition step = steps.get(i);
-            String path = "process.steps[%d]".formatted(i);
+            String path = places.get(i).path();
+            // A block's id shares one namespace with the step ids, checked in the order they are written.
+            while (nextBlock < blocks.size() && blocks.get(nextBlock).position() <= places.get(i).position()) {
+                checkBlock(blocks.get(nextBlock++), seenIds);
+            }
             checkName(step.id(), path + ".id", seenIds);
             checkOutputDeclarations(step.outputs(), path + ".outputs");
             if (step.timeout() != null && Durations.parse(step.timeout()).isEmpty()) {
@@ -193,6 +260,18 @@ public final class DefinitionValidator {
                     checkReferences(output.value(), "%s.outputs[%d].value".formatted(path, k), process, i, step.type() == StepType.WEBHOOK);
                 }
             }
+        }
+        while (nextBlock < blocks.size()) {
+            checkBlock(blocks.get(nextBlock++), seenIds);
+        }
+    }
+
+    private void checkBlock(ParallelBlock block, Set<String> seenIds) {
+        String path = blockPath(block);
+        checkName(block.id(), path + ".id", seenIds);
+        Set<String> branchIds = new HashSet<>();
+        for (int b = 0; b < block.branches().size(); b++) {
+            checkName(block.branches().get(b).id(), "%s.branches[%d].id".formatted(path, b), branchIds);
         }
     }
 
@@ -272,6 +351,11 @@ public final class DefinitionValidator {
             if (target < 0) {
                 report(path, ViolationCode.UNKNOWN_REFERENCE,
                         "Expected %s to name a step, but there is no step '%s'".formatted(quoted, reference.stepId()));
+            } else if (inSiblingBranch(process, stepIndex, target)) {
+                // Branches run side by side: whether the sibling's step has completed is a matter of timing.
+                report(path, ViolationCode.UNKNOWN_REFERENCE,
+                        "Expected %s to name a step of its own branch or one before the block, but '%s' is in branch '%s', which runs beside it"
+                                .formatted(quoted, reference.stepId(), process.steps().get(target).branch()));
             } else if (target >= stepIndex) {
                 report(path, ViolationCode.FORWARD_REFERENCE,
                         "Expected %s to name a step that comes earlier, but '%s' does not".formatted(quoted, reference.stepId()));
@@ -284,6 +368,16 @@ public final class DefinitionValidator {
             report(path, ViolationCode.UNKNOWN_REFERENCE,
                     "Expected %s only in the outputs of a webhook step, where a callback payload exists".formatted(quoted));
         }
+    }
+
+    /** Whether the step at {@code target} is in another branch of the block holding the step at {@code stepIndex}. */
+    private static boolean inSiblingBranch(ProcessDefinition process, int stepIndex, int target) {
+        if (stepIndex >= process.steps().size()) {
+            return false;
+        }
+        StepDefinition from = process.steps().get(stepIndex);
+        StepDefinition to = process.steps().get(target);
+        return from.block() != null && from.block().equals(to.block()) && !Objects.equals(from.branch(), to.branch());
     }
 
     private static String durationMessage(String text) {

@@ -7,6 +7,7 @@ import dev.sopline.schemas.definition.FieldType;
 import dev.sopline.schemas.definition.InputDeclaration;
 import dev.sopline.schemas.definition.JudgmentSettings;
 import dev.sopline.schemas.definition.OutputDeclaration;
+import dev.sopline.schemas.definition.ParallelBlock;
 import dev.sopline.schemas.definition.ProcessDefinition;
 import dev.sopline.schemas.definition.ProcessFile;
 import dev.sopline.schemas.definition.RetryPolicy;
@@ -15,6 +16,7 @@ import dev.sopline.schemas.definition.StepType;
 import dev.sopline.schemas.definition.Trigger;
 import dev.sopline.schemas.definition.TriggerAuth;
 import dev.sopline.schemas.definition.TriggerType;
+import dev.sopline.schemas.definition.validation.DefinitionValidator;
 import dev.sopline.schemas.validation.ViolationCode;
 import java.util.ArrayList;
 import java.util.List;
@@ -41,6 +43,11 @@ final class ProcessFileBinder {
             Set.of("id", "name", "type", "timeout", "run", "inputs", "outputs", "judgment", "retry");
     private static final Set<String> JUDGMENT_FIELDS = Set.of("allow_agent", "confidence_threshold", "escalate_to", "instructions");
     private static final Set<String> RETRY_FIELDS = Set.of("max_attempts", "initial_backoff", "multiplier");
+    /** An entry of {@code steps} that is a block holds nothing but its {@code parallel} key. */
+    private static final String PARALLEL = "parallel";
+    private static final Set<String> BLOCK_ITEM_FIELDS = Set.of(PARALLEL);
+    private static final Set<String> BLOCK_FIELDS = Set.of("id", "name", "branches");
+    private static final Set<String> BRANCH_FIELDS = Set.of("id", "steps");
 
     private final FieldReader reader;
 
@@ -69,15 +76,82 @@ final class ProcessFileBinder {
         if (map.get("steps") instanceof List<?> steps && steps.isEmpty()) {
             reader.report(child(path, "steps"), ViolationCode.REQUIRED, "Expected at least one step");
         }
-        return new ProcessDefinition(
-                reader.string(map, path, "name", true),
-                reader.string(map, path, "version", true),
-                reader.string(map, path, "owner", false),
-                reader.string(map, path, "description", false),
-                reader.map(map.get("trigger"), child(path, "trigger"), false).map(this::trigger).orElse(Trigger.API),
-                items(map.get("inputs"), child(path, "inputs"), false).stream().map(this::input).toList(),
-                items(map.get("outputs"), child(path, "outputs"), false).stream().map(this::processOutput).toList(),
-                items(map.get("steps"), child(path, "steps"), true).stream().map(this::step).toList());
+        String name = reader.string(map, path, "name", true);
+        String version = reader.string(map, path, "version", true);
+        String owner = reader.string(map, path, "owner", false);
+        String description = reader.string(map, path, "description", false);
+        Trigger trigger = reader.map(map.get("trigger"), child(path, "trigger"), false).map(this::trigger).orElse(Trigger.API);
+        List<InputDeclaration> inputs = items(map.get("inputs"), child(path, "inputs"), false).stream().map(this::input).toList();
+        List<OutputDeclaration> outputs = items(map.get("outputs"), child(path, "outputs"), false).stream().map(this::processOutput).toList();
+        List<StepDefinition> steps = new ArrayList<>();
+        List<ParallelBlock> blocks = new ArrayList<>();
+        List<Item> entries = items(map.get("steps"), child(path, "steps"), true);
+        for (int position = 0; position < entries.size(); position++) {
+            Item entry = entries.get(position);
+            if (isBlock(entry)) {
+                blocks.add(block(entry, position, steps));
+            } else {
+                steps.add(step(entry));
+            }
+        }
+        return new ProcessDefinition(name, version, owner, description, trigger, inputs, outputs, steps, blocks);
+    }
+
+    private static boolean isBlock(Item entry) {
+        return entry.map() != null && entry.map().containsKey(PARALLEL);
+    }
+
+    /** Binds a parallel block, adding its steps to {@code steps} branch by branch. */
+    private ParallelBlock block(Item entry, int position, List<StepDefinition> steps) {
+        reader.rejectUnknownKeys(entry.map(), entry.path(), BLOCK_ITEM_FIELDS);
+        String path = child(entry.path(), PARALLEL);
+        Optional<Map<String, Object>> found = reader.map(entry.map().get(PARALLEL), path, true);
+        if (found.isEmpty()) {
+            return new ParallelBlock(null, null, position, List.of());
+        }
+        Map<String, Object> map = found.get();
+        reader.rejectUnknownKeys(map, path, BLOCK_FIELDS);
+        String id = reader.string(map, path, "id", true);
+        String branchesPath = child(path, "branches");
+        List<Item> branchItems = items(map.get("branches"), branchesPath, true);
+        if (map.get("branches") instanceof List<?> listed
+                && (listed.size() < ParallelBlock.MIN_BRANCHES || listed.size() > ParallelBlock.MAX_BRANCHES)) {
+            reader.report(branchesPath, ViolationCode.OUT_OF_RANGE, "Expected %d to %d branches, but the block has %d"
+                    .formatted(ParallelBlock.MIN_BRANCHES, ParallelBlock.MAX_BRANCHES, listed.size()));
+        }
+        List<ParallelBlock.Branch> branches = new ArrayList<>();
+        for (Item branchItem : branchItems) {
+            branches.add(branch(branchItem, id, steps));
+        }
+        return new ParallelBlock(id, reader.string(map, path, "name", false), position, branches);
+    }
+
+    private ParallelBlock.Branch branch(Item item, String blockId, List<StepDefinition> steps) {
+        if (item.map() == null) {
+            return new ParallelBlock.Branch(null, List.of());
+        }
+        Map<String, Object> map = item.map();
+        reader.rejectUnknownKeys(map, item.path(), BRANCH_FIELDS);
+        String id = reader.string(map, item.path(), "id", true);
+        String stepsPath = child(item.path(), "steps");
+        if (map.get("steps") instanceof List<?> listed && listed.isEmpty()) {
+            reader.report(stepsPath, ViolationCode.REQUIRED, "Expected at least one step in branch '%s'".formatted(id));
+        }
+        List<String> stepIds = new ArrayList<>();
+        for (Item entry : items(map.get("steps"), stepsPath, true)) {
+            StepDefinition step;
+            if (isBlock(entry)) {
+                reader.report(child(entry.path(), PARALLEL), DefinitionValidator.NESTED_PARALLEL,
+                        "Expected steps in a branch, but blocks do not nest: move this block after '%s'".formatted(blockId));
+                // Kept as an empty step, so that later steps keep their index in every field path.
+                step = new StepDefinition(null, null, null, null, null, Map.of(), List.of(), null, null);
+            } else {
+                step = step(entry);
+            }
+            steps.add(step.inBranch(blockId, id));
+            stepIds.add(step.id());
+        }
+        return new ParallelBlock.Branch(id, stepIds);
     }
 
     private Trigger trigger(Map<String, Object> map) {
