@@ -104,6 +104,6 @@ public record StepRun(
 
     public StepView view() {
         return new StepView(id, name, type, state, attempt, isActive() ? assignee : null, escalated ? Boolean.TRUE : null,
-                decision, isActive() ? callbackId : null, outputs, error, startedAt, completedAt);
+                decision, isActive() ? callbackId : null, outputs, error, startedAt, completedAt, block, branch);
     }
 }

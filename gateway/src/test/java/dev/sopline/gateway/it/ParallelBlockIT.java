@@ -71,6 +71,9 @@ class ParallelBlockIT extends GatewayTestBase {
         JsonNode instance = api.get("/sop/parallel-checks/" + id).json();
         assertThat(instance.path("state").asString()).isEqualTo("running");
         assertThat(steps(instance, "state")).containsExactly("score:active", "id-check:active", "decide:pending");
+        assertThat(steps(instance, "block")).containsExactly("score:checks", "id-check:checks", "decide:");
+        assertThat(steps(instance, "branch")).containsExactly("score:credit", "id-check:identity", "decide:");
+        assertThat(instance.path("steps").get(2).has("block")).as("a step outside blocks has no block field").isFalse();
         JsonNode pending = api.get("/sop/steps/pending?process=parallel-checks").json();
         List<JsonNode> entries = new ArrayList<>();
         pending.forEach(entries::add);

@@ -20,6 +20,8 @@ import java.util.Map;
  * @param error why the step failed
  * @param startedAt when the step became active
  * @param completedAt when the step reached a terminal state
+ * @param block the id of the parallel block the step belongs to; null outside blocks
+ * @param branch the id of the step's branch in that block; null outside blocks
  */
 public record StepView(
         String id,
@@ -34,4 +36,14 @@ public record StepView(
         Map<String, Object> outputs,
         StepError error,
         Instant startedAt,
-        Instant completedAt) {}
+        Instant completedAt,
+        String block,
+        String branch) {
+
+    /** A step outside any parallel block. */
+    public StepView(String id, String name, StepType type, StepState state, int attempt, Assignee assignee, Boolean escalated,
+            JudgmentDecision decision, String callbackId, Map<String, Object> outputs, StepError error, Instant startedAt,
+            Instant completedAt) {
+        this(id, name, type, state, attempt, assignee, escalated, decision, callbackId, outputs, error, startedAt, completedAt, null, null);
+    }
+}
