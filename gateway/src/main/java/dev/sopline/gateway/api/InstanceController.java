@@ -79,7 +79,8 @@ public class InstanceController {
                     + "`getInstance` finds it.",
             requestBody = @io.swagger.v3.oas.annotations.parameters.RequestBody(required = true,
                     content = @Content(mediaType = "application/json", schema = @Schema(implementation = InstanceSchemas.StartRequest.class))),
-            parameters = @Parameter(in = ParameterIn.HEADER, name = "Idempotency-Key", description = IDEMPOTENCY_KEY),
+            parameters = @Parameter(in = ParameterIn.HEADER, name = "Idempotency-Key", description = IDEMPOTENCY_KEY,
+                    schema = @Schema(type = "string", maxLength = 255)),
             responses = @ApiResponse(responseCode = "201", description = "Started",
                     content = @Content(mediaType = "application/json", schema = @Schema(implementation = InstanceSchemas.StartedInstance.class))))
     @PostMapping("/sop/{name}/start")
@@ -153,7 +154,8 @@ public class InstanceController {
     @Operation(operationId = "cancelInstance", summary = "Cancel an instance",
             description = "No body. The instance becomes `cancelled` and its active steps too; an instance already completed, failed "
                     + "or cancelled gives 422 `invalid_transition`.",
-            parameters = @Parameter(in = ParameterIn.HEADER, name = "Idempotency-Key", description = IDEMPOTENCY_KEY),
+            parameters = @Parameter(in = ParameterIn.HEADER, name = "Idempotency-Key", description = IDEMPOTENCY_KEY,
+                    schema = @Schema(type = "string", maxLength = 255)),
             responses = @ApiResponse(responseCode = "200", description = "The cancelled instance",
                     content = @Content(mediaType = "application/json", schema = @Schema(implementation = InstanceSchemas.Instance.class))))
     @PostMapping("/sop/{name}/{id}/cancel")
@@ -172,7 +174,8 @@ public class InstanceController {
                     + "`error` instead of `outputs`; the engine then retries or fails the step.",
             requestBody = @io.swagger.v3.oas.annotations.parameters.RequestBody(required = true,
                     content = @Content(mediaType = "application/json", schema = @Schema(implementation = InstanceSchemas.SubmitRequest.class))),
-            parameters = @Parameter(in = ParameterIn.HEADER, name = "Idempotency-Key", description = IDEMPOTENCY_KEY),
+            parameters = @Parameter(in = ParameterIn.HEADER, name = "Idempotency-Key", description = IDEMPOTENCY_KEY,
+                    schema = @Schema(type = "string", maxLength = 255)),
             responses = @ApiResponse(responseCode = "200", description = "The step, completed (or its attempt failed)",
                     content = @Content(mediaType = "application/json", schema = @Schema(implementation = InstanceSchemas.Step.class))))
     @PostMapping("/sop/{name}/{id}/steps/{stepId}/submit")

@@ -201,7 +201,10 @@ public class OpenApiConfig {
         StringBuilder description = new StringBuilder();
         for (String code : codes) {
             String meaning = ErrorCatalog.MEANINGS.getOrDefault(code, code);
-            examples.put(code, new Example().summary(code).value(Map.of("error", code, "message", meaning)));
+            Map<String, String> example = new LinkedHashMap<>();
+            example.put("error", code);
+            example.put("message", meaning);
+            examples.put(code, new Example().summary(code).value(example));
             description.append(description.isEmpty() ? "" : "; ").append('`').append(code).append("`: ").append(meaning);
         }
         if (description.isEmpty() && existing != null) {
