@@ -2,6 +2,7 @@ package dev.sopline.gateway.mcp;
 
 import dev.sopline.gateway.api.InstanceController;
 import java.util.List;
+import dev.sopline.gateway.mcp.ToolSchemas.Effect;
 import org.springframework.http.HttpMethod;
 import org.springframework.stereotype.Component;
 
@@ -29,7 +30,7 @@ class InstanceTools implements ToolSet {
                         {"type": "object", "required": ["process", "inputs"], "additionalProperties": false, "properties": {
                           "process": {"type": "string", "description": "The process name, from list_processes"},
                           "inputs": {"type": "object", "description": "The process's declared inputs, name to value", "additionalProperties": true},
-                        %s}}""".formatted(ToolSchemas.IDEMPOTENCY_KEY_PROPERTY), false),
+                        %s}}""".formatted(ToolSchemas.IDEMPOTENCY_KEY_PROPERTY), Effect.WRITES),
                         HttpMethod.POST, "/sop/{name}/start", call -> {
                             String name = call.text("process");
                             return instances.start(name, call.objectBody("inputs"), call.asOperation("POST", "/sop/" + name + "/start"));
@@ -39,7 +40,7 @@ class InstanceTools implements ToolSet {
                                 + "every step in order with its state. Use it to follow an instance and read its result.",
                         """
                         {"type": "object", "required": ["process", "instance_id"], "additionalProperties": false, "properties": {
-                        %s}}""".formatted(INSTANCE_ARGUMENTS), true),
+                        %s}}""".formatted(INSTANCE_ARGUMENTS), Effect.READS),
                         HttpMethod.GET, "/sop/{name}/{id}", call -> {
                             String name = call.text("process");
                             String id = call.text("instance_id");
@@ -54,7 +55,7 @@ class InstanceTools implements ToolSet {
                           "process": {"type": "string", "description": "Only instances of this process"},
                           "state": {"type": "string", "enum": ["pending", "running", "waiting", "completed", "failed", "cancelled"]},
                           "limit": {"type": "integer", "minimum": 1, "maximum": 500, "description": "Page size; default 50"},
-                          "cursor": {"type": "string", "description": "next_cursor of the previous page"}}}""", true),
+                          "cursor": {"type": "string", "description": "next_cursor of the previous page"}}}""", Effect.READS),
                         HttpMethod.GET, "/sop/instances",
                         call -> instances.list(call.optionalText("process"), call.optionalText("state"), call.optionalInteger("limit"),
                                 call.optionalText("cursor"), call.asOperation("GET", "/sop/instances")), "instances"),
@@ -64,7 +65,7 @@ class InstanceTools implements ToolSet {
                         """
                         {"type": "object", "required": ["process", "instance_id"], "additionalProperties": false, "properties": {
                         %s,
-                        %s}}""".formatted(INSTANCE_ARGUMENTS, ToolSchemas.IDEMPOTENCY_KEY_PROPERTY), false),
+                        %s}}""".formatted(INSTANCE_ARGUMENTS, ToolSchemas.IDEMPOTENCY_KEY_PROPERTY), Effect.ENDS),
                         HttpMethod.POST, "/sop/{name}/{id}/cancel", call -> {
                             String name = call.text("process");
                             String id = call.text("instance_id");

@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import dev.sopline.gateway.mcp.ToolSchemas.Effect;
 import org.springframework.http.HttpMethod;
 import org.springframework.http.ResponseEntity;
 import org.springframework.stereotype.Component;
@@ -31,7 +32,7 @@ class ProcessTools implements ToolSet {
                         "List the published processes of the workspace (latest version of each: name, version, description, owner). "
                                 + "Use it first to find which process to start.",
                         """
-                        {"type": "object", "properties": {}, "additionalProperties": false}""", true),
+                        {"type": "object", "properties": {}, "additionalProperties": false}""", Effect.READS),
                         HttpMethod.GET, "/sop", call -> ResponseEntity.ok(processes.list(call.asOperation("GET", "/sop"))), "processes"),
                 new ToolDefinition(ToolSchemas.tool("get_process", "Read a process",
                         "Read a process's definition: its declared inputs (what start_instance needs: names, types, required, enum "
@@ -39,7 +40,7 @@ class ProcessTools implements ToolSet {
                         """
                         {"type": "object", "required": ["process"], "additionalProperties": false, "properties": {
                           "process": {"type": "string", "description": "The process name, from list_processes"},
-                          "version": {"type": "string", "description": "A published version; the latest when absent"}}}""", true),
+                          "version": {"type": "string", "description": "A published version; the latest when absent"}}}""", Effect.READS),
                         HttpMethod.GET, "/sop/{name}/schema", call -> {
                             String name = call.text("process");
                             return ResponseEntity.ok(processes.schema(name, call.optionalText("version"),
@@ -51,7 +52,7 @@ class ProcessTools implements ToolSet {
                         """
                         {"type": "object", "required": ["yaml"], "additionalProperties": false, "properties": {
                           "yaml": {"type": "string", "description": "The whole process file, YAML (engine: \\"0.1\\" or \\"0.2\\"), at most 256 KiB"}}}""",
-                        false),
+                        Effect.WRITES),
                         HttpMethod.POST, "/sop/processes/register", call -> register(call.text("yaml"), call), null));
     }
 

@@ -3,6 +3,7 @@ package dev.sopline.gateway.mcp;
 import dev.sopline.gateway.api.InstanceController;
 import dev.sopline.gateway.api.PendingStepController;
 import java.util.List;
+import dev.sopline.gateway.mcp.ToolSchemas.Effect;
 import org.springframework.http.HttpMethod;
 import org.springframework.stereotype.Component;
 
@@ -32,7 +33,7 @@ class StepTools implements ToolSet {
                           "run": {"type": "string", "description": "Only automated steps with this task name"},
                           "assignee": {"type": "string", "enum": ["agent", "human", "worker", "third_party"]},
                           "limit": {"type": "integer", "minimum": 1, "maximum": 500, "description": "Page size; default 50"},
-                          "cursor": {"type": "string", "description": "next_cursor of the previous page"}}}""", true),
+                          "cursor": {"type": "string", "description": "next_cursor of the previous page"}}}""", Effect.READS),
                         HttpMethod.GET, "/sop/steps/pending",
                         call -> pending.pending(call.optionalText("type"), call.optionalText("process"), call.optionalText("run"),
                                 call.optionalText("assignee"), call.optionalInteger("limit"), call.optionalText("cursor"),
@@ -46,7 +47,7 @@ class StepTools implements ToolSet {
                           "instance_id": {"type": "string", "description": "The instance id"},
                           "step_id": {"type": "string", "description": "The step id, from list_pending_steps or get_instance"},
                           "outputs": {"type": "object", "description": "The step's declared outputs, name to value", "additionalProperties": true},
-                        %s}}""".formatted(ToolSchemas.IDEMPOTENCY_KEY_PROPERTY), false),
+                        %s}}""".formatted(ToolSchemas.IDEMPOTENCY_KEY_PROPERTY), Effect.WRITES),
                         HttpMethod.POST, "/sop/{name}/{id}/steps/{stepId}/submit", call -> {
                             String name = call.text("process");
                             String id = call.text("instance_id");
