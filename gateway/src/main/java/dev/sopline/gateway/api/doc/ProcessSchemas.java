@@ -62,22 +62,22 @@ public final class ProcessSchemas {
             @Schema(requiredMode = RequiredMode.REQUIRED) InstanceCounts instances,
             @JsonProperty("steps_pending") @Schema(requiredMode = RequiredMode.REQUIRED) StepCounts stepsPending,
             @Schema(requiredMode = RequiredMode.REQUIRED, description = "Escalated judgment steps waiting for a person", example = "1")
-            Integer escalations,
+            Long escalations,
             @JsonProperty("generated_at") @Schema(requiredMode = RequiredMode.REQUIRED, format = "date-time",
                     example = InstanceSchemas.TIME) String generatedAt) {}
 
     @Schema(name = "InstanceCounts", description = "Instances by state.")
     public record InstanceCounts(
-            @Schema(example = "4") Integer running,
-            @Schema(example = "2") Integer waiting,
-            @Schema(example = "40") Integer completed,
-            @Schema(example = "1") Integer failed,
-            @Schema(example = "0") Integer cancelled) {}
+            @Schema(example = "4") Long running,
+            @Schema(example = "2") Long waiting,
+            @Schema(example = "40") Long completed,
+            @Schema(example = "1") Long failed,
+            @Schema(example = "0") Long cancelled) {}
 
     @Schema(name = "StepCounts", description = "Active steps by type.")
     public record StepCounts(
-            @Schema(example = "2") Integer form,
-            @Schema(example = "3") Integer automated,
-            @Schema(example = "1") Integer judgment,
-            @Schema(example = "0") Integer webhook) {}
+            @Schema(example = "2") Long form,
+            @Schema(example = "3") Long automated,
+            @Schema(example = "1") Long judgment,
+            @Schema(example = "0") Long webhook) {}
 }
