@@ -100,6 +100,8 @@ class OpenApiDocumentIT extends GatewayTestBase {
                 .contains("block", "branch", "callback_url");
         assertThat(operation("startInstance").path("requestBody").path("content").path("application/json").path("schema").path("$ref").asString())
                 .isEqualTo("#/components/schemas/StartRequest");
+        assertThat(document.path("components").path("schemas").path("StartRequest").path("properties").path("inputs").has("example")).isTrue();
+        assertThat(instance.path("id").has("example")).isTrue();
     }
 
     @Test
@@ -121,7 +123,10 @@ class OpenApiDocumentIT extends GatewayTestBase {
         assertThat(operation("startInstance").path("responses").propertyNames()).contains("400", "401", "403", "404", "413", "422", "429", "503");
     }
 
-    /** The other way round from the generated client, which ignores fields it does not know: nothing sent is undocumented. */
+    /**
+     * The other way round from the generated client, which ignores fields it does not know: nothing sent is
+     * undocumented, and every field the document says is required is sent.
+     */
     @Test
     void shouldDocumentEveryFieldTheServerSends() {
         SopApi api = api();
@@ -151,24 +156,29 @@ class OpenApiDocumentIT extends GatewayTestBase {
     private void assertWireMatches(String operationId, String status, SopApi.Response response) {
         assertThat(response.status()).as(operationId + ": " + response.body()).isEqualTo(Integer.parseInt(status));
         JsonNode schema = operation(operationId).path("responses").path(status).path("content").path("application/json").path("schema");
-        List<String> undocumented = new ArrayList<>();
-        collectUndocumented(response.json(), schema, operationId, undocumented);
-        assertThat(undocumented).as("fields sent but not in the document").isEmpty();
+        List<String> mismatches = new ArrayList<>();
+        collectMismatches(response.json(), schema, operationId, mismatches);
+        assertThat(mismatches).as("fields sent but not documented, or documented as required but not sent").isEmpty();
     }
 
-    private void collectUndocumented(JsonNode value, JsonNode schema, String where, List<String> undocumented) {
+    private void collectMismatches(JsonNode value, JsonNode schema, String where, List<String> mismatches) {
         if (schema.has("$ref")) {
             String name = schema.path("$ref").asString().substring("#/components/schemas/".length());
-            collectUndocumented(value, document.path("components").path("schemas").path(name), where, undocumented);
+            collectMismatches(value, document.path("components").path("schemas").path(name), where, mismatches);
         } else if (value.isArray() && schema.has("items")) {
-            value.forEach(item -> collectUndocumented(item, schema.path("items"), where + "[]", undocumented));
+            value.forEach(item -> collectMismatches(item, schema.path("items"), where + "[]", mismatches));
         } else if (value.isObject() && schema.has("properties")) {
             value.properties().forEach(field -> {
                 JsonNode property = schema.path("properties").path(field.getKey());
                 if (property.isMissingNode()) {
-                    undocumented.add(where + "." + field.getKey());
+                    mismatches.add(where + "." + field.getKey() + " is not documented");
                 } else {
-                    collectUndocumented(field.getValue(), property, where + "." + field.getKey(), undocumented);
+                    collectMismatches(field.getValue(), property, where + "." + field.getKey(), mismatches);
+                }
+            });
+            schema.path("required").forEach(required -> {
+                if (!value.has(required.asString())) {
+                    mismatches.add(where + "." + required.asString() + " is required but missing");
                 }
             });
         }
