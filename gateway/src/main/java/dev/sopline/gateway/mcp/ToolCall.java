@@ -29,10 +29,6 @@ final class ToolCall {
         this.arguments = arguments == null ? Map.of() : arguments;
     }
 
-    HttpServletRequest mcpRequest() {
-        return request;
-    }
-
     /** The request as the operation's controller expects it: {@code method path}, and the idempotency key if given. */
     HttpServletRequest asOperation(String method, String path) {
         String key = optionalText(IDEMPOTENCY_KEY);
