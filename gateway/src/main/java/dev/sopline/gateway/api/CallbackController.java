@@ -1,6 +1,14 @@
 package dev.sopline.gateway.api;
 
 import dev.sopline.gateway.command.CommandBus;
+import dev.sopline.gateway.api.doc.ApiTags;
+import dev.sopline.gateway.api.doc.InstanceSchemas;
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
+import io.swagger.v3.oas.annotations.tags.Tag;
 import dev.sopline.gateway.engine.EngineAccess;
 import dev.sopline.gateway.web.JsonBodies;
 import dev.sopline.schemas.command.ResolveCallback;
@@ -18,6 +26,7 @@ import org.springframework.web.bind.annotation.RestController;
  * that owns the instance decides 200, 409 or 404, so two racing calls get one 200.
  */
 @RestController
+@Tag(name = ApiTags.TRIGGERS)
 public class CallbackController {
 
     private static final Pattern ULID = Pattern.compile("[0-9A-HJKMNP-TV-Z]{26}");
@@ -50,8 +59,16 @@ public class CallbackController {
         return owner;
     }
 
+    @Operation(operationId = "resolveCallback", summary = "Resolve a webhook step through its one-shot callback URL",
+            description = "Called by the third party a webhook step waits for, at the step's `callback_url`. No token: the "
+                    + "unguessable id is the credential. The body's fields become the step's declared outputs of the same name. "
+                    + "A second call gives 409 `callback_already_resolved`.",
+            requestBody = @io.swagger.v3.oas.annotations.parameters.RequestBody(description = "The third party's result",
+                    content = @Content(mediaType = "application/json", schema = @Schema(type = "object", example = "{\"status\": \"verified\"}"))),
+            responses = @ApiResponse(responseCode = "200", description = "The step, completed",
+                    content = @Content(mediaType = "application/json", schema = @Schema(implementation = InstanceSchemas.Step.class))))
     @PostMapping("/sop/webhooks/{callbackId}")
-    public ResponseEntity<Object> deliver(@PathVariable String callbackId, @RequestBody(required = false) byte[] body) {
+    public ResponseEntity<Object> deliver(@Parameter(description = "The id at the end of the step's callback_url") @PathVariable String callbackId, @RequestBody(required = false) byte[] body) {
         CallbackOwner owner = (ULID.matcher(callbackId).matches() ? findOwner(callbackId) : java.util.Optional.<CallbackOwner>empty())
                 .orElseThrow(() -> ProcessController.notFound("Expected a callback id issued by a webhook step, but this one is unknown"));
         Object payload = body == null || body.length == 0 ? Map.of() : JsonBodies.toValue(JsonBodies.parse(body));

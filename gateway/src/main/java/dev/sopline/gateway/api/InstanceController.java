@@ -1,6 +1,17 @@
 package dev.sopline.gateway.api;
 
 import com.github.f4b6a3.ulid.UlidCreator;
+import dev.sopline.gateway.api.doc.ApiTags;
+import dev.sopline.gateway.api.doc.InstanceSchemas;
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.enums.ParameterIn;
+import io.swagger.v3.oas.annotations.headers.Header;
+import io.swagger.v3.oas.annotations.media.ArraySchema;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
+import io.swagger.v3.oas.annotations.tags.Tag;
 import dev.sopline.engine.query.Answer;
 import dev.sopline.engine.query.InstanceFilter;
 import dev.sopline.engine.query.Page;
@@ -39,7 +50,14 @@ import tools.jackson.databind.JsonNode;
 
 /** Instances: start, read, list, cancel, and the submit that resolves a step. */
 @RestController
+@Tag(name = ApiTags.INSTANCES, description = "Start instances of a process, follow them, resolve their steps, cancel them")
 public class InstanceController {
+
+    /** The optional header that makes a retried write answer as the first one (CONTRACT section 3). */
+    private static final String IDEMPOTENCY_KEY = "Up to 255 printable characters. A repeat with the same key by the same token within "
+            + "24 h returns the first answer and changes nothing; the same key with another body gives 422 `idempotency_key_reused`.";
+    private static final String NAME = "The process name";
+    private static final String ID = "The instance id";
 
     private static final Logger LOG = LoggerFactory.getLogger(InstanceController.class);
 
@@ -55,8 +73,18 @@ public class InstanceController {
         this.idempotency = idempotency;
     }
 
+    @Operation(operationId = "startInstance", summary = "Start an instance of a process",
+            description = "Starts the latest published version of the process with the given inputs, which must match its declared "
+                    + "inputs (`getProcess` lists them). The answer comes once the engine has created the instance: an immediate "
+                    + "`getInstance` finds it.",
+            requestBody = @io.swagger.v3.oas.annotations.parameters.RequestBody(required = true,
+                    content = @Content(mediaType = "application/json", schema = @Schema(implementation = InstanceSchemas.StartRequest.class))),
+            parameters = @Parameter(in = ParameterIn.HEADER, name = "Idempotency-Key", description = IDEMPOTENCY_KEY,
+                    schema = @Schema(type = "string", maxLength = 255)),
+            responses = @ApiResponse(responseCode = "201", description = "Started",
+                    content = @Content(mediaType = "application/json", schema = @Schema(implementation = InstanceSchemas.StartedInstance.class))))
     @PostMapping("/sop/{name}/start")
-    public ResponseEntity<Object> start(@PathVariable String name, @RequestBody(required = false) byte[] body, HttpServletRequest request) {
+    public ResponseEntity<Object> start(@Parameter(description = NAME, example = "review") @PathVariable String name, @RequestBody(required = false) byte[] body, HttpServletRequest request) {
         String workspace = scope.workspace(request);
         JsonNode json = JsonBodies.object(body);
         JsonNode inputs = json.get("inputs");
@@ -73,10 +101,22 @@ public class InstanceController {
         return Replies.toResponse(commands.send(IdempotencyKeys.wrap(key, start)), reply -> reply);
     }
 
+    @Operation(operationId = "listInstances", summary = "List the workspace's instances",
+            description = "Optionally filtered by process and state. The body is an array; when more exist, the `Link` header "
+                    + "holds the next page's URL (`rel=\"next\"`, with its `cursor`).",
+            responses = @ApiResponse(responseCode = "200", description = "A page of instances",
+                    headers = @Header(name = "Link", description = "`<url>; rel=\"next\"` when more exist", schema = @Schema(type = "string")),
+                    content = @Content(mediaType = "application/json",
+                            array = @ArraySchema(schema = @Schema(implementation = InstanceSchemas.InstanceSummary.class)))))
     @GetMapping("/sop/instances")
-    public ResponseEntity<List<Map<String, Object>>> list(@RequestParam(required = false) String process,
+    public ResponseEntity<List<Map<String, Object>>> list(@Parameter(description = "Only instances of this process", example = "review")
+                                                          @RequestParam(required = false) String process,
+                                                          @Parameter(description = "Only instances in this state",
+                                                                  schema = @Schema(allowableValues = {"pending", "running", "waiting", "completed", "failed", "cancelled"}))
                                                           @RequestParam(required = false) String state,
+                                                          @Parameter(description = "Page size, 1 to 500; default 50", example = "50")
                                                           @RequestParam(required = false) Integer limit,
+                                                          @Parameter(description = "The cursor from the previous page's Link header")
                                                           @RequestParam(required = false) String cursor,
                                                           HttpServletRequest request) {
         InstanceState stateFilter = state == null ? null : InstanceState.fromWireName(state).orElseThrow(() ->
@@ -86,29 +126,62 @@ public class InstanceController {
         return Pagination.respond(page.items().stream().map(ApiViews::summary).toList(), page.nextCursor(), request);
     }
 
+    @Operation(operationId = "getInstance", summary = "Read an instance and its steps",
+            description = "The instance's state, inputs, outputs, and every declared step in order. Read-your-writes: after a start "
+                    + "or a submit has answered, this shows it.",
+            responses = @ApiResponse(responseCode = "200", description = "The instance",
+                    content = @Content(mediaType = "application/json", schema = @Schema(implementation = InstanceSchemas.Instance.class))))
     @GetMapping("/sop/{name}/{id}")
-    public ResponseEntity<Map<String, Object>> get(@PathVariable String name, @PathVariable String id, HttpServletRequest request) {
+    public ResponseEntity<Map<String, Object>> get(@Parameter(description = NAME, example = "review") @PathVariable String name,
+                                                   @Parameter(description = ID) @PathVariable String id, HttpServletRequest request) {
         Answer<InstanceView> found = find(name, id, request);
         return withStaleness(found, ApiViews.instance(found.value(), scope.baseUrl()));
     }
 
+    @Operation(operationId = "listInstanceSteps", summary = "List an instance's steps",
+            description = "Every declared step of the instance in order, with its state; steps not reached yet are `pending`.",
+            responses = @ApiResponse(responseCode = "200", description = "The steps",
+                    content = @Content(mediaType = "application/json",
+                            array = @ArraySchema(schema = @Schema(implementation = InstanceSchemas.Step.class)))))
     @GetMapping("/sop/{name}/{id}/steps")
-    public ResponseEntity<List<Map<String, Object>>> steps(@PathVariable String name, @PathVariable String id, HttpServletRequest request) {
+    public ResponseEntity<List<Map<String, Object>>> steps(@Parameter(description = NAME, example = "review") @PathVariable String name,
+                                                           @Parameter(description = ID) @PathVariable String id, HttpServletRequest request) {
         String base = scope.baseUrl();
         Answer<InstanceView> found = find(name, id, request);
         return withStaleness(found, found.value().steps().stream().map(step -> ApiViews.step(step, base)).toList());
     }
 
+    @Operation(operationId = "cancelInstance", summary = "Cancel an instance",
+            description = "No body. The instance becomes `cancelled` and its active steps too; an instance already completed, failed "
+                    + "or cancelled gives 422 `invalid_transition`.",
+            parameters = @Parameter(in = ParameterIn.HEADER, name = "Idempotency-Key", description = IDEMPOTENCY_KEY,
+                    schema = @Schema(type = "string", maxLength = 255)),
+            responses = @ApiResponse(responseCode = "200", description = "The cancelled instance",
+                    content = @Content(mediaType = "application/json", schema = @Schema(implementation = InstanceSchemas.Instance.class))))
     @PostMapping("/sop/{name}/{id}/cancel")
-    public ResponseEntity<Object> cancel(@PathVariable String name, @PathVariable String id, HttpServletRequest request) {
+    public ResponseEntity<Object> cancel(@Parameter(description = NAME, example = "review") @PathVariable String name,
+                                         @Parameter(description = ID) @PathVariable String id, HttpServletRequest request) {
         CancelInstance cancel = new CancelInstance(newCommandId(), scope.workspace(request), id, name);
         Optional<IdempotencyKey> key = idempotency.of(request, scope.workspace(request), scope.caller(request), new byte[0]);
         String base = scope.baseUrl();
         return Replies.toResponse(commands.send(IdempotencyKeys.wrap(key, cancel)), body -> ApiViews.instanceBody(body, base));
     }
 
+    @Operation(operationId = "submitStep", summary = "Resolve an active step with its outputs",
+            description = "Completes an active step (a form, an escalated judgment, an automated step done by an HTTP worker) with "
+                    + "its declared outputs: every declared output without a `value` expression, nothing else, enums within their "
+                    + "values. `listPendingSteps` shows what each active step needs. An HTTP worker reports a failed attempt with "
+                    + "`error` instead of `outputs`; the engine then retries or fails the step.",
+            requestBody = @io.swagger.v3.oas.annotations.parameters.RequestBody(required = true,
+                    content = @Content(mediaType = "application/json", schema = @Schema(implementation = InstanceSchemas.SubmitRequest.class))),
+            parameters = @Parameter(in = ParameterIn.HEADER, name = "Idempotency-Key", description = IDEMPOTENCY_KEY,
+                    schema = @Schema(type = "string", maxLength = 255)),
+            responses = @ApiResponse(responseCode = "200", description = "The step, completed (or its attempt failed)",
+                    content = @Content(mediaType = "application/json", schema = @Schema(implementation = InstanceSchemas.Step.class))))
     @PostMapping("/sop/{name}/{id}/steps/{stepId}/submit")
-    public ResponseEntity<Object> submit(@PathVariable String name, @PathVariable String id, @PathVariable String stepId,
+    public ResponseEntity<Object> submit(@Parameter(description = NAME, example = "review") @PathVariable String name,
+                                         @Parameter(description = ID) @PathVariable String id,
+                                         @Parameter(description = "The step id", example = "read") @PathVariable String stepId,
                                          @RequestBody(required = false) byte[] body, HttpServletRequest request) {
         JsonNode json = JsonBodies.object(body);
         JsonNode outputs = json.get("outputs");

@@ -1,6 +1,13 @@
 package dev.sopline.gateway.api;
 
 import dev.sopline.engine.query.WorkspaceCounts;
+import dev.sopline.gateway.api.doc.ApiTags;
+import dev.sopline.gateway.api.doc.ProcessSchemas;
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
+import io.swagger.v3.oas.annotations.tags.Tag;
 import dev.sopline.gateway.engine.EngineAccess;
 import jakarta.servlet.http.HttpServletRequest;
 import java.time.Instant;
@@ -14,6 +21,7 @@ import org.springframework.web.bind.annotation.RestController;
  * summed: instances by state, steps waiting by type, and escalations currently waiting for a person.
  */
 @RestController
+@Tag(name = ApiTags.METRICS, description = "Counters of the workspace")
 public class MetricsController {
 
     private final EngineAccess engine;
@@ -24,6 +32,10 @@ public class MetricsController {
         this.scope = scope;
     }
 
+    @Operation(operationId = "getMetrics", summary = "Count the workspace's processes, instances and waiting steps",
+            description = "Instances by state, active steps by type, and escalated judgments waiting for a person, counted now.",
+            responses = @ApiResponse(responseCode = "200", description = "The counters",
+                    content = @Content(mediaType = "application/json", schema = @Schema(implementation = ProcessSchemas.Metrics.class))))
     @GetMapping("/sop/metrics")
     public Map<String, Object> metrics(HttpServletRequest request) {
         String workspace = scope.workspace(request);

@@ -1,6 +1,15 @@
 package dev.sopline.gateway.api;
 
 import dev.sopline.engine.query.Page;
+import dev.sopline.gateway.api.doc.ApiTags;
+import dev.sopline.gateway.api.doc.InstanceSchemas;
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.media.ArraySchema;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
+import io.swagger.v3.oas.annotations.tags.Tag;
 import dev.sopline.engine.query.PendingFilter;
 import dev.sopline.gateway.engine.EngineAccess;
 import dev.sopline.gateway.web.ApiException;
@@ -18,6 +27,7 @@ import org.springframework.web.bind.annotation.RestController;
 
 /** The feed of steps waiting to be resolved, which HTTP workers poll and task lists show. */
 @RestController
+@Tag(name = ApiTags.STEPS, description = "The steps waiting to be resolved, for workers and task lists")
 public class PendingStepController {
 
     private final EngineAccess engine;
@@ -28,12 +38,29 @@ public class PendingStepController {
         this.scope = scope;
     }
 
+    @Operation(operationId = "listPendingSteps", summary = "List the active steps waiting to be resolved",
+            description = "Oldest first. Each entry has the step's resolved inputs and the outputs a submit must give "
+                    + "(`submitStep`). HTTP workers poll it with `type=automated&run=<task>`; task lists with `assignee=human`. "
+                    + "When more exist, the `Link` header holds the next page's URL.",
+            responses = @ApiResponse(responseCode = "200", description = "A page of active steps",
+                    headers = @io.swagger.v3.oas.annotations.headers.Header(name = "Link",
+                            description = "`<url>; rel=\"next\"` when more exist", schema = @Schema(type = "string")),
+                    content = @Content(mediaType = "application/json",
+                            array = @ArraySchema(schema = @Schema(implementation = InstanceSchemas.PendingStep.class)))))
     @GetMapping("/sop/steps/pending")
-    public ResponseEntity<List<Map<String, Object>>> pending(@RequestParam(required = false) String type,
+    public ResponseEntity<List<Map<String, Object>>> pending(@Parameter(description = "Only steps of this type",
+                                                                     schema = @Schema(allowableValues = {"form", "automated", "judgment", "webhook"}))
+                                                             @RequestParam(required = false) String type,
+                                                             @Parameter(description = "Only steps of this process", example = "review")
                                                              @RequestParam(required = false) String process,
+                                                             @Parameter(description = "Only automated steps with this task name", example = "billing.charge")
                                                              @RequestParam(required = false) String run,
+                                                             @Parameter(description = "Only steps assigned to",
+                                                                     schema = @Schema(allowableValues = {"agent", "human", "worker", "third_party"}))
                                                              @RequestParam(required = false) String assignee,
+                                                             @Parameter(description = "Page size, 1 to 500; default 50", example = "50")
                                                              @RequestParam(required = false) Integer limit,
+                                                             @Parameter(description = "The cursor from the previous page's Link header")
                                                              @RequestParam(required = false) String cursor,
                                                              HttpServletRequest request) {
         StepType stepType = type == null ? null : StepType.fromWireName(type).orElseThrow(() ->

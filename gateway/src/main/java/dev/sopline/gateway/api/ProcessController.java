@@ -1,6 +1,15 @@
 package dev.sopline.gateway.api;
 
 import dev.sopline.engine.state.ProcessVersions;
+import dev.sopline.gateway.api.doc.ApiTags;
+import dev.sopline.gateway.api.doc.ProcessSchemas;
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.media.ArraySchema;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
+import io.swagger.v3.oas.annotations.tags.Tag;
 import dev.sopline.gateway.command.CommandBus;
 import dev.sopline.gateway.engine.EngineAccess;
 import dev.sopline.gateway.web.ApiException;
@@ -28,6 +37,7 @@ import org.springframework.web.multipart.MultipartFile;
 
 /** Discovery and registration of processes. */
 @RestController
+@Tag(name = ApiTags.PROCESSES, description = "Publish process files and discover what they take and give")
 public class ProcessController {
 
     private final EngineAccess engine;
@@ -42,6 +52,11 @@ public class ProcessController {
         this.visibility = visibility;
     }
 
+    @Operation(operationId = "listProcesses", summary = "List the published processes",
+            description = "The latest version of every process of the workspace. `/sop/` answers the same.",
+            responses = @ApiResponse(responseCode = "200", description = "The processes",
+                    content = @Content(mediaType = "application/json",
+                            array = @ArraySchema(schema = @Schema(implementation = ProcessSchemas.ProcessSummary.class)))))
     @GetMapping({"/sop", "/sop/"})
     public List<Map<String, Object>> list(HttpServletRequest request) {
         return engine.queries().processes(scope.workspace(request)).stream()
@@ -50,8 +65,15 @@ public class ProcessController {
                 .toList();
     }
 
+    @Operation(operationId = "getProcess", summary = "Read a process: its inputs, outputs and steps",
+            description = "The definition of the latest published version, or of `version`: what a start must give (`inputs`), "
+                    + "what the instance gives (`outputs`), and the steps in order.",
+            responses = @ApiResponse(responseCode = "200", description = "The definition",
+                    content = @Content(mediaType = "application/json", schema = @Schema(implementation = ProcessSchemas.ProcessDefinition.class))))
     @GetMapping("/sop/{name}/schema")
-    public ProcessDefinition schema(@PathVariable String name, @RequestParam(required = false) String version, HttpServletRequest request) {
+    public ProcessDefinition schema(@Parameter(description = "The process name", example = "review") @PathVariable String name,
+                                    @Parameter(description = "A published version; the latest when absent", example = "1.0")
+                                    @RequestParam(required = false) String version, HttpServletRequest request) {
         ProcessVersions versions = engine.queries().process(scope.workspace(request), name)
                 .orElseThrow(() -> notFound("Expected a published process named '%s', but there is none".formatted(name)));
         return (version == null ? versions.latest() : versions.version(version))
@@ -59,8 +81,15 @@ public class ProcessController {
                 .definition();
     }
 
+    @Operation(operationId = "registerProcess", summary = "Register a process file (YAML)",
+            description = "Publishes the process version the file declares, as `multipart/form-data` with the YAML in the field "
+                    + "`file` (at most 256 KiB). The same name and version with identical content answers 201 again; different "
+                    + "content under a published version is 422 `invalid_definition` (`version_exists`). Once answered, the "
+                    + "version can be started. The file format's JSON Schema is at `/schemas/process.json`.",
+            responses = @ApiResponse(responseCode = "201", description = "Registered",
+                    content = @Content(mediaType = "application/json", schema = @Schema(implementation = ProcessSchemas.RegisteredProcess.class))))
     @PostMapping(path = "/sop/processes/register", consumes = MediaType.MULTIPART_FORM_DATA_VALUE)
-    public ResponseEntity<Object> register(@RequestPart("file") MultipartFile file, HttpServletRequest request) throws IOException {
+    public ResponseEntity<Object> register(@Parameter(description = "The process file, YAML") @RequestPart("file") MultipartFile file, HttpServletRequest request) throws IOException {
         String workspace = scope.workspace(request);
         byte[] bytes = file.getBytes();
         ProcessFiles.LoadResult result = ProcessFiles.load(bytes);

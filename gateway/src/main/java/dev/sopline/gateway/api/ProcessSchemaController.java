@@ -1,6 +1,12 @@
 package dev.sopline.gateway.api;
 
 import java.io.IOException;
+import dev.sopline.gateway.api.doc.ApiTags;
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
+import io.swagger.v3.oas.annotations.tags.Tag;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.time.Duration;
@@ -15,6 +21,7 @@ import org.springframework.web.bind.annotation.RestController;
  * $schema=<gateway>/schemas/process.json}). Public, like the OpenAPI document: it describes the format, not a workspace.
  */
 @RestController
+@Tag(name = ApiTags.PROCESSES)
 public class ProcessSchemaController {
 
     static final String PATH = "/schemas/process.json";
@@ -34,6 +41,11 @@ public class ProcessSchemaController {
         }
     }
 
+    @Operation(operationId = "getProcessFileSchema", summary = "Read the JSON Schema of process files",
+            description = "For editors: `# yaml-language-server: $schema=<gateway>/schemas/process.json` at the top of a process "
+                    + "file gives completion and checking. No token.",
+            responses = @ApiResponse(responseCode = "200", description = "The JSON Schema (draft 2020-12)",
+                    content = @Content(mediaType = "application/schema+json", schema = @Schema(type = "object"))))
     @GetMapping(PATH)
     public ResponseEntity<byte[]> processSchema() {
         return ResponseEntity.ok()

@@ -1,6 +1,15 @@
 package dev.sopline.gateway.api;
 
 import dev.sopline.gateway.auth.IssuedToken;
+import dev.sopline.gateway.api.doc.AccessSchemas;
+import dev.sopline.gateway.api.doc.ApiTags;
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.media.ArraySchema;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
+import io.swagger.v3.oas.annotations.tags.Tag;
 import dev.sopline.gateway.auth.Role;
 import dev.sopline.gateway.auth.TokenIssuer;
 import dev.sopline.gateway.auth.TokenRecord;
@@ -31,6 +40,7 @@ import tools.jackson.databind.JsonNode;
  * ({@code operator} unless asked otherwise) and never outlives the token that created it.
  */
 @RestController
+@Tag(name = ApiTags.TOKENS, description = "The workspace's tokens and their roles")
 public class TokenController {
 
     private static final int MAX_NAME_LENGTH = 200;
@@ -45,6 +55,13 @@ public class TokenController {
         this.scope = scope;
     }
 
+    @Operation(operationId = "createToken", summary = "Create a token of the workspace",
+            description = "The answer's `token` is the secret, shown only here and stored only as a hash. Role `operator` unless "
+                    + "asked otherwise; a token never outlives the token that created it.",
+            requestBody = @io.swagger.v3.oas.annotations.parameters.RequestBody(required = true,
+                    content = @Content(mediaType = "application/json", schema = @Schema(implementation = AccessSchemas.TokenRequest.class))),
+            responses = @ApiResponse(responseCode = "201", description = "Created",
+                    content = @Content(mediaType = "application/json", schema = @Schema(implementation = AccessSchemas.CreatedToken.class))))
     @PostMapping("/workspace/tokens")
     public ResponseEntity<Map<String, Object>> create(@RequestBody(required = false) byte[] body, HttpServletRequest request) {
         JsonNode json = JsonBodies.object(body);
@@ -59,12 +76,20 @@ public class TokenController {
         return ResponseEntity.status(201).body(issued.body());
     }
 
+    @Operation(operationId = "listTokens", summary = "List the workspace's active tokens",
+            description = "Every token not revoked or expired, never a secret.",
+            responses = @ApiResponse(responseCode = "200", description = "The tokens",
+                    content = @Content(mediaType = "application/json", array = @ArraySchema(schema = @Schema(implementation = AccessSchemas.Token.class)))))
     @GetMapping("/workspace/tokens")
     public List<Map<String, Object>> list(HttpServletRequest request) {
         return tokens.active(scope.workspace(request), Instant.now()).stream().map(this::listed).toList();
     }
 
     /** The calling token itself, for any role: what a client or the task inbox may do, and in which workspace. */
+    @Operation(operationId = "getCurrentToken", summary = "Read the calling token: its role and workspace",
+            description = "What the calling token may do, and in which workspace; for any role.",
+            responses = @ApiResponse(responseCode = "200", description = "The calling token",
+                    content = @Content(mediaType = "application/json", schema = @Schema(implementation = AccessSchemas.CallerToken.class))))
     @GetMapping("/sop/token")
     public Map<String, Object> caller(HttpServletRequest request) {
         TokenRecord record = scope.token(request);
@@ -73,8 +98,11 @@ public class TokenController {
         return entry;
     }
 
+    @Operation(operationId = "revokeToken", summary = "Revoke a token",
+            description = "Every gateway refuses the token within a second, and its open event streams close.",
+            responses = @ApiResponse(responseCode = "204", description = "Revoked"))
     @DeleteMapping("/workspace/tokens/{id}")
-    public ResponseEntity<Void> revoke(@PathVariable String id, HttpServletRequest request) {
+    public ResponseEntity<Void> revoke(@Parameter(description = "The token's id") @PathVariable String id, HttpServletRequest request) {
         TokenRecord record = tokens.find(scope.workspace(request), id)
                 .filter(found -> found.revokedAt() == null)
                 .orElseThrow(() -> new ApiException(404, ErrorCodes.NOT_FOUND, "Expected an active token with id '%s', but there is none".formatted(id)));

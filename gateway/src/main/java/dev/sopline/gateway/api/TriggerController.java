@@ -1,6 +1,14 @@
 package dev.sopline.gateway.api;
 
 import com.github.f4b6a3.ulid.UlidCreator;
+import dev.sopline.gateway.api.doc.ApiTags;
+import dev.sopline.gateway.api.doc.InstanceSchemas;
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
+import io.swagger.v3.oas.annotations.tags.Tag;
 import dev.sopline.gateway.auth.BootstrapToken;
 import dev.sopline.gateway.auth.SignatureVerifier;
 import dev.sopline.gateway.auth.TriggerSecrets;
@@ -33,7 +41,13 @@ import tools.jackson.databind.JsonNode;
  * fields of the same name, and the whole payload is {@code trigger.payload}.
  */
 @RestController
+@Tag(name = ApiTags.TRIGGERS, description = "Signed inbound calls that start instances; no token")
 public class TriggerController {
+
+    private static final String SIGNED = "Starts the latest version of a process that declares `trigger.type: webhook`. No token: the "
+            + "raw body must carry the HMAC signature the process's `trigger.auth` names (by default `X-Hub-Signature-256: "
+            + "sha256=<hex>`). Declared inputs are taken from payload fields of the same name; the whole payload is "
+            + "`trigger.payload`. A provider's delivery header or an `Idempotency-Key` makes a redelivery answer as the first.";
 
     private final EngineAccess engine;
     private final CommandBus commands;
@@ -47,13 +61,26 @@ public class TriggerController {
         this.idempotency = idempotency;
     }
 
+    @Operation(operationId = "triggerProcess", summary = "Start a process of workspace `default` from a signed webhook",
+            description = SIGNED,
+            requestBody = @io.swagger.v3.oas.annotations.parameters.RequestBody(required = true, description = "The provider's payload",
+                    content = @Content(mediaType = "application/json", schema = @Schema(type = "object", example = "{\"customer\": \"acme\"}"))),
+            responses = @ApiResponse(responseCode = "201", description = "Started",
+                    content = @Content(mediaType = "application/json", schema = @Schema(implementation = InstanceSchemas.TriggeredInstance.class))))
     @PostMapping("/sop/triggers/{process}")
-    public ResponseEntity<Object> trigger(@PathVariable String process, @RequestBody(required = false) byte[] body, HttpServletRequest request) {
+    public ResponseEntity<Object> trigger(@Parameter(description = "The process name", example = "onboarding") @PathVariable String process, @RequestBody(required = false) byte[] body, HttpServletRequest request) {
         return start(BootstrapToken.WORKSPACE, process, body, request);
     }
 
+    @Operation(operationId = "triggerWorkspaceProcess", summary = "Start a process of a named workspace from a signed webhook",
+            description = SIGNED,
+            requestBody = @io.swagger.v3.oas.annotations.parameters.RequestBody(required = true, description = "The provider's payload",
+                    content = @Content(mediaType = "application/json", schema = @Schema(type = "object", example = "{\"customer\": \"acme\"}"))),
+            responses = @ApiResponse(responseCode = "201", description = "Started",
+                    content = @Content(mediaType = "application/json", schema = @Schema(implementation = InstanceSchemas.TriggeredInstance.class))))
     @PostMapping("/sop/triggers/{workspace}/{process}")
-    public ResponseEntity<Object> trigger(@PathVariable String workspace, @PathVariable String process,
+    public ResponseEntity<Object> trigger(@Parameter(description = "The workspace", example = "acme") @PathVariable String workspace,
+                                          @Parameter(description = "The process name", example = "onboarding") @PathVariable String process,
                                           @RequestBody(required = false) byte[] body, HttpServletRequest request) {
         return start(workspace, process, body, request);
     }

@@ -58,8 +58,10 @@ public class JsonSecurityErrors implements AuthenticationEntryPoint, Authenticat
                     "Too many failed authentications from this address; retry after " + seconds + " s");
             return;
         }
+        // RFC 9110: a 401 names the scheme to use; MCP clients read it to tell a missing credential from a failure.
+        response.setHeader(HttpHeaders.WWW_AUTHENTICATE, "Bearer");
         ErrorResponses.write(response, 401, ErrorCodes.UNAUTHORIZED,
-                "Expected a valid workspace token in the " + ApiPaths.TOKEN_HEADER + " header");
+                "Expected a valid workspace token in the " + ApiPaths.TOKEN_HEADER + " header or as Authorization: Bearer <token>");
     }
 
     @Override

@@ -7,6 +7,7 @@ import jakarta.servlet.http.HttpServletRequest;
 import java.util.function.Supplier;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.http.HttpHeaders;
 import org.springframework.security.access.hierarchicalroles.RoleHierarchy;
 import org.springframework.security.access.hierarchicalroles.RoleHierarchyImpl;
 import org.springframework.security.authentication.ProviderManager;
@@ -24,13 +25,15 @@ import org.springframework.security.web.authentication.AuthenticationFilter;
 /**
  * Who may call what (CONTRACT section 8), as Spring Security's filter chain. Its strict HTTP firewall refuses, before
  * any routing, paths that a servlet container and Spring MVC could read differently ({@code ;} parameters, encoded
- * {@code /} and {@code \}, NUL, dot segments); the token filter authenticates {@code X-SOP-Token}; {@link RouteRoles}
+ * {@code /} and {@code \}, NUL, dot segments); the token filter authenticates {@code X-SOP-Token} or a bearer token; {@link RouteRoles}
  * maps each route to the least role that may call it, checked before the body is read; {@code /workspaces} also needs
  * the platform administrator ({@link PlatformAdministrator}).
  */
 @Configuration
 @EnableWebSecurity
 public class SecurityConfig {
+
+    private static final String BEARER = "Bearer ";
 
     /** Each role includes the ones below it. */
     @Bean
@@ -69,7 +72,8 @@ public class SecurityConfig {
                             route.hasRole(rule.role().name());
                         }
                     });
-                    // The task inbox's files, health, metrics for operators, the OpenAPI document.
+                    // The task inbox's files, health, metrics for operators, the OpenAPI document and its Swagger UI (/docs),
+                    // which are static: the calls the UI makes need the token its Authorize button takes.
                     routes.anyRequest().permitAll();
                 });
         return http.build();
@@ -95,9 +99,22 @@ public class SecurityConfig {
         return new AuthorizationDecision(authentication.get() instanceof TokenAuthentication token && PlatformAdministrator.is(token.record()));
     }
 
-    /** No header: no authentication attempt, and the rules answer 401 where a token is needed. */
+    /**
+     * {@code X-SOP-Token}, or else {@code Authorization: Bearer}, which MCP clients and generated API clients send. No
+     * token: no authentication attempt, and the rules answer 401 where a token is needed.
+     */
     private static TokenAuthentication presentedToken(HttpServletRequest request) {
         String header = request.getHeader(ApiPaths.TOKEN_HEADER);
+        if (header == null) {
+            header = bearerToken(request.getHeader(HttpHeaders.AUTHORIZATION));
+        }
         return header == null ? null : TokenAuthentication.presented(header);
+    }
+
+    private static String bearerToken(String authorization) {
+        if (authorization == null || !authorization.regionMatches(true, 0, BEARER, 0, BEARER.length())) {
+            return null;
+        }
+        return authorization.substring(BEARER.length());
     }
 }

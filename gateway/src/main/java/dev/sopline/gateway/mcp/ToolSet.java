@@ -1,0 +1,9 @@
+package dev.sopline.gateway.mcp;
+
+import java.util.List;
+
+/** A group of tools, each standing for one API operation. */
+interface ToolSet {
+
+    List<ToolDefinition> tools();
+}

@@ -1,0 +1,169 @@
+package dev.sopline.gateway.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import dev.sopline.schemas.json.Json;
+import io.modelcontextprotocol.client.McpClient;
+import io.modelcontextprotocol.client.McpSyncClient;
+import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
+import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
+import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
+import io.modelcontextprotocol.spec.McpSchema.TextContent;
+import io.modelcontextprotocol.spec.McpSchema.Tool;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * An agent's way in (CONTRACT section 10): the MCP Java SDK's own client, over Streamable HTTP, against the MCP server
+ * at {@code /mcp}, with the workspace tokens the API uses.
+ */
+class McpServerIT extends GatewayTestBase {
+
+    private static final String PROCESS = "mcp-review";
+    private static final String FILE = GatewayApiIT.REVIEW.replace("name: review", "name: " + PROCESS);
+
+    private McpSyncClient client;
+
+    @AfterEach
+    void close() {
+        if (client != null) {
+            client.close();
+        }
+    }
+
+    @Test
+    void shouldListTheNineToolsEachWithAnArgumentSchemaAndADescription() {
+        client = connect("X-SOP-Token", TOKEN);
+
+        List<Tool> tools = client.listTools().tools();
+
+        assertThat(tools).extracting(Tool::name).containsExactlyInAnyOrder("list_processes", "get_process", "register_process",
+                "start_instance", "get_instance", "list_instances", "list_pending_steps", "submit_step", "cancel_instance");
+        assertThat(tools).allSatisfy(tool -> {
+            assertThat(tool.description()).as(tool.name()).isNotBlank();
+            assertThat(tool.inputSchema()).as(tool.name()).containsEntry("type", "object").containsKey("properties");
+        });
+        Tool start = tools.stream().filter(tool -> tool.name().equals("start_instance")).findFirst().orElseThrow();
+        assertThat(start.inputSchema().get("required")).isEqualTo(List.of("process", "inputs"));
+        assertThat(start.description()).contains("get_process");
+    }
+
+    @Test
+    void shouldRegisterStartFindSubmitAndCompleteAnInstanceThroughTools() {
+        client = connect("Authorization", "Bearer " + TOKEN);
+
+        CallToolResult registered = call("register_process", Map.of("yaml", FILE));
+        assertThat(registered.isError()).as(text(registered)).isNotEqualTo(Boolean.TRUE);
+        assertThat(json(registered).path("version").asString()).isEqualTo("1.0");
+        assertThat(json(call("get_process", Map.of("process", PROCESS))).path("inputs").get(0).path("name").asString()).isEqualTo("title");
+
+        CallToolResult started = call("start_instance", Map.of("process", PROCESS, "inputs", Map.of("title", "From an agent")));
+        assertThat(started.isError()).as(text(started)).isNotEqualTo(Boolean.TRUE);
+        String id = json(started).path("id").asString();
+
+        JsonNode form = await().atMost(Duration.ofSeconds(10)).until(() -> pendingStepOf(id), step -> step != null);
+        assertThat(form.path("step_id").asString()).isEqualTo("read");
+        assertThat(form.path("outputs").get(0).path("values").toString()).contains("accept", "reject");
+
+        CallToolResult submitted = call("submit_step", Map.of("process", PROCESS, "instance_id", id, "step_id", "read",
+                "outputs", Map.of("verdict", "accept")));
+        assertThat(submitted.isError()).as(text(submitted)).isNotEqualTo(Boolean.TRUE);
+        assertThat(json(submitted).path("state").asString()).isEqualTo("completed");
+
+        JsonNode instance = await().atMost(Duration.ofSeconds(10)).until(
+                () -> json(call("get_instance", Map.of("process", PROCESS, "instance_id", id))),
+                found -> found.path("state").asString().equals("completed"));
+        assertThat(instance.path("outputs").path("verdict").asString()).isEqualTo("accept");
+        assertThat(json(call("list_instances", Map.of("process", PROCESS, "limit", 500))).path("instances").toString()).contains(id);
+    }
+
+    @Test
+    void shouldAnswerBadInputsWithAnErrorResultNamingTheCodeAndWhatToDoNext() {
+        client = connect("X-SOP-Token", TOKEN);
+        call("register_process", Map.of("yaml", FILE));
+
+        CallToolResult refused = call("start_instance", Map.of("process", PROCESS, "inputs", Map.of("priority", "urgent")));
+
+        assertThat(refused.isError()).isTrue();
+        assertThat(text(refused)).contains("invalid_inputs", "title", "get_process");
+        CallToolResult missing = call("get_instance", Map.of("process", PROCESS));
+        assertThat(missing.isError()).isTrue();
+        assertThat(text(missing)).contains("invalid_arguments", "instance_id");
+        CallToolResult unknown = call("get_process", Map.of("process", "no-such-process"));
+        assertThat(text(unknown)).contains("not_found", "list_processes");
+    }
+
+    @Test
+    void shouldRefuseAToolOutsideTheTokensRoleAsAForbiddenResult() {
+        String viewer = api().post("/workspace/tokens", Map.of("name", "mcp-viewer", "role", "viewer")).json().path("token").asString();
+        client = connect("X-SOP-Token", viewer);
+
+        CallToolResult refused = call("start_instance", Map.of("process", PROCESS, "inputs", Map.of("title", "not allowed")));
+        CallToolResult allowed = call("list_processes", Map.of());
+
+        assertThat(refused.isError()).isTrue();
+        assertThat(text(refused)).contains("forbidden", "operator", "viewer");
+        assertThat(allowed.isError()).isNotEqualTo(Boolean.TRUE);
+        assertThat(json(allowed).path("processes").isArray()).isTrue();
+    }
+
+    @Test
+    void shouldAnswer401WithTheErrorBodyAndABearerChallengeWithoutAValidToken() throws Exception {
+        String initialize = """
+                {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-06-18",
+                 "capabilities": {}, "clientInfo": {"name": "test", "version": "1"}}}""";
+        HttpResponse<String> anonymous = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://localhost:" + port + "/mcp"))
+                .header("Content-Type", "application/json").header("Accept", "application/json, text/event-stream")
+                .POST(HttpRequest.BodyPublishers.ofString(initialize)).build(), HttpResponse.BodyHandlers.ofString());
+
+        assertThat(anonymous.statusCode()).isEqualTo(401);
+        assertThat(anonymous.headers().firstValue("WWW-Authenticate")).hasValue("Bearer");
+        assertThat(Json.mapper().readTree(anonymous.body()).path("error").asString()).isEqualTo("unauthorized");
+        client = connect("Authorization", "Bearer not-a-token");
+        assertThatThrownBy(client::initialize).hasStackTraceContaining("401");
+    }
+
+    private McpSyncClient connect(String header, String value) {
+        HttpClientStreamableHttpTransport transport = HttpClientStreamableHttpTransport.builder("http://localhost:" + port)
+                .endpoint("/mcp")
+                .httpRequestCustomizer((request, method, endpoint, body, context) -> request.header(header, value))
+                .build();
+        McpSyncClient connected = McpClient.sync(transport).requestTimeout(Duration.ofSeconds(20)).build();
+        if (!value.contains("not-a-token")) {
+            connected.initialize();
+        }
+        return connected;
+    }
+
+    private CallToolResult call(String tool, Map<String, Object> arguments) {
+        return client.callTool(new CallToolRequest(tool, arguments));
+    }
+
+    private JsonNode pendingStepOf(String instanceId) {
+        for (JsonNode step : json(call("list_pending_steps", Map.of("process", PROCESS, "type", "form", "limit", 500))).path("steps")) {
+            if (step.path("instance_id").asString().equals(instanceId)) {
+                return step;
+            }
+        }
+        return null;
+    }
+
+    private static String text(CallToolResult result) {
+        return result.content().stream().filter(TextContent.class::isInstance).map(content -> ((TextContent) content).text())
+                .reduce("", String::concat);
+    }
+
+    private static JsonNode json(CallToolResult result) {
+        return Json.mapper().readTree(text(result));
+    }
+}
