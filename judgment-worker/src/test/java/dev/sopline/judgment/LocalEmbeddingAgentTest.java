@@ -18,7 +18,7 @@ class LocalEmbeddingAgentTest {
 
     @BeforeAll
     static void loadModel() {
-        agent = new LocalEmbeddingAgent();
+        agent = SharedLocalAgent.get();
     }
 
     private static JudgmentRequest triage(String ticket) {
