@@ -15,10 +15,11 @@ import java.util.Map;
  * The offline agent: a sentence-embedding model shipped as a Maven artifact (all-MiniLM-L6-v2, quantized to 8 bits so
  * the platform's jar stays small, run in-process). It tells what a text is about; it does not read a policy, compare
  * amounts or weigh flags. So it embeds the case's inputs alone, compares them with each allowed value described by the
- * instructions' sentences that name it ({@link OptionTexts}), and takes its confidence from the margin between the two
- * best values ({@link MarginCalibration}). A case whose inputs hold numbers or flags gets confidence 0: the decision
- * then rests on conditions the model cannot check, and the step goes to a person with the proposal. Free-text outputs
- * cannot be chosen this way, so a step that has one is handed to a person.
+ * instructions' sentences that name it ({@link OptionTexts}), plainly and beyond what the mere form of the inputs
+ * explains ({@link OptionScores}), and takes its confidence from the best value's lead ({@link MarginCalibration}). A
+ * case whose inputs hold numbers or flags gets confidence 0: the decision then rests on conditions the model cannot
+ * check, and the step goes to a person with the proposal. Free-text outputs cannot be chosen this way, so a step that
+ * has one is handed to a person.
  */
 public final class LocalEmbeddingAgent implements JudgmentAgent {
 
@@ -55,7 +56,9 @@ public final class LocalEmbeddingAgent implements JudgmentAgent {
         String caseText = Prompts.caseText(request.inputs());
         List<String> read = new ArrayList<>(List.of(caseText));
         Embedding context = embeddings.embed(caseText).content();
-        Embedding blank = options.of(Prompts.blankCaseText(request.inputs()));
+        String blankText = Prompts.blankCaseText(request.inputs());
+        read.add(blankText);
+        Embedding blank = options.of(blankText);
         Map<String, Object> outputs = new LinkedHashMap<>();
         List<String> reasons = new ArrayList<>();
         double confidence = 1.0;

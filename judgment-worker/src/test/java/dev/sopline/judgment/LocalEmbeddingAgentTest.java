@@ -48,6 +48,33 @@ class LocalEmbeddingAgentTest {
     }
 
     @Test
+    void shouldLeaveAnExpenseThatTurnsOnItsAmountToAPersonWhateverTheManagerSaid() throws Exception {
+        JudgmentRequest request = new JudgmentRequest("expense-approval", "Policy check",
+                "Does this expense comply with the travel and expense policy? Meals over 100 are not compliant.",
+                Map.of("category", "meals", "amount", 500, "manager_decision", "approved"),
+                List.of(new OutputDeclaration("compliant", FieldType.ENUM, List.of("yes", "no"), null, null)));
+
+        AgentAnswer answer = agent.decide(request);
+
+        assertThat(answer.confidence()).isZero();
+        assertThat(answer.outputs()).containsOnlyKeys("compliant");
+        assertThat(answer.rationale()).contains("[amount]", "a person decides");
+    }
+
+    @Test
+    void shouldRouteACrashToTheTechnicalTeamThoughItMentionsAnInvoice() throws Exception {
+        JudgmentRequest request = new JudgmentRequest("support", "Route the support ticket",
+                "Route the ticket to the team that can resolve it. billing: charges, refunds, invoices and payment methods. "
+                        + "technical: errors, crashes, bugs and slowness of the app. shipping: deliveries and parcels.",
+                Map.of("ticket", "App crashes on the invoice page"),
+                List.of(new OutputDeclaration("team", FieldType.ENUM, List.of("billing", "shipping", "technical"), null, null)));
+
+        AgentAnswer answer = agent.decide(request);
+
+        assertThat(answer.outputs()).isEqualTo(Map.of("team", "technical"));
+    }
+
+    @Test
     void shouldRefuseWhenAnOutputIsFreeText() {
         JudgmentRequest request = new JudgmentRequest("p", "Summarise", null, Map.of("text", "long"),
                 List.of(new OutputDeclaration("summary", FieldType.STRING, List.of(), null, null)));
