@@ -119,7 +119,7 @@ class ChatModelEvaluationTest {
     }
 
     @Test
-    void shouldAskForStructuredOutputWithTheStepsValuesEveryTime() {
+    void shouldAskForStrictStructuredOutputEveryTime() {
         assertThat(SERVER.requests()).allSatisfy(request -> {
             assertThat(request.path("response_format").path("type").asString()).isEqualTo("json_schema");
             assertThat(request.path("response_format").path("json_schema").path("strict").asBoolean()).isTrue();

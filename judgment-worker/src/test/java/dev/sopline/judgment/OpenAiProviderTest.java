@@ -5,6 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.sopline.schemas.definition.FieldType;
 import dev.sopline.schemas.definition.OutputDeclaration;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
@@ -45,6 +48,18 @@ class OpenAiProviderTest {
         assertThat(sent.path("model").asString()).isEqualTo("gpt-test");
         assertThat(sent.path("response_format").path("type").asString()).isEqualTo("json_schema");
         assertThat(sent.path("response_format").toString()).contains("\"billing\"", "\"shipping\"");
+    }
+
+    @Test
+    void shouldRecordAHashAnAuditorCanRecomputeFromTheMessagesSent() throws Exception {
+        server.answer(BILLING);
+
+        String recorded = agent.decide(REQUEST).promptSha256();
+
+        JsonNode sent = server.requests().get(0);
+        String read = "system: " + ChatCompletionsStub.messages(sent, "system").get(0) + "\n"
+                + "user: " + ChatCompletionsStub.messages(sent, "user").get(0) + "\n";
+        assertThat(recorded).isEqualTo(HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(read.getBytes(StandardCharsets.UTF_8))));
     }
 
     @Test
