@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * The offline agent: a sentence-embedding model shipped as a Maven artifact (all-MiniLM-L6-v2, quantized to 8 bits so
@@ -52,6 +53,9 @@ public final class LocalEmbeddingAgent implements JudgmentAgent {
     public AgentAnswer decide(JudgmentRequest request) throws UndecidableException {
         if (request.outputs().isEmpty()) {
             throw new UndecidableException("The step declares no outputs to decide");
+        }
+        if (request.inputs().values().stream().allMatch(Objects::isNull)) {
+            throw new UndecidableException("The step gives the local agent no inputs to compare with its allowed values");
         }
         String caseText = Prompts.caseText(request.inputs());
         List<String> read = new ArrayList<>(List.of(caseText));

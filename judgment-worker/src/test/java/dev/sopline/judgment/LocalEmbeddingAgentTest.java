@@ -75,6 +75,14 @@ class LocalEmbeddingAgentTest {
     }
 
     @Test
+    void shouldRefuseWhenTheStepGivesNoInputs() {
+        JudgmentRequest request = new JudgmentRequest("support", "Route the support ticket", "Choose the team.", Map.of(),
+                List.of(new OutputDeclaration("team", FieldType.ENUM, List.of("billing", "shipping"), null, null)));
+
+        assertThatThrownBy(() -> agent.decide(request)).isInstanceOf(UndecidableException.class).hasMessageContaining("no inputs");
+    }
+
+    @Test
     void shouldRefuseWhenAnOutputIsFreeText() {
         JudgmentRequest request = new JudgmentRequest("p", "Summarise", null, Map.of("text", "long"),
                 List.of(new OutputDeclaration("summary", FieldType.STRING, List.of(), null, null)));
