@@ -10,7 +10,8 @@ import java.util.Map;
 /**
  * The agent {@code SOP_LLM_PROVIDER} names (CONTRACT section 7): {@code local} (default, offline), {@code openai}
  * (and any OpenAI-compatible server at {@code SOP_LLM_BASE_URL}), {@code anthropic} or {@code ollama}; the model from
- * {@code SOP_LLM_MODEL}, keys from the providers' usual variables.
+ * {@code SOP_LLM_MODEL}, keys from the providers' usual variables. Every chat provider is asked for structured output:
+ * a JSON Schema built from the step's outputs.
  */
 public final class AgentProviders {
 
@@ -38,16 +39,18 @@ public final class AgentProviders {
                 yield new ChatModelAgent(builder.build(), "openai/" + model, true);
             }
             case "anthropic" -> {
-                String model = env.getOrDefault("SOP_LLM_MODEL", "claude-3-5-haiku-latest");
+                // Structured output (output_config.format) needs a model of the Claude 4.5 line or later.
+                String model = env.getOrDefault("SOP_LLM_MODEL", "claude-haiku-4-5");
                 AnthropicChatModel.AnthropicChatModelBuilder builder = AnthropicChatModel.builder()
                         .apiKey(env.get("ANTHROPIC_API_KEY"))
                         .modelName(model)
                         .timeout(TIMEOUT)
-                        .maxRetries(1);
+                        .maxRetries(1)
+                        .supportedCapabilities(Capability.RESPONSE_FORMAT_JSON_SCHEMA);
                 if (baseUrl != null && !baseUrl.isBlank()) {
                     builder.baseUrl(baseUrl);
                 }
-                yield new ChatModelAgent(builder.build(), "anthropic/" + model, false);
+                yield new ChatModelAgent(builder.build(), "anthropic/" + model, true);
             }
             case "ollama" -> {
                 String model = env.getOrDefault("SOP_LLM_MODEL", "llama3.1");

@@ -1,5 +1,7 @@
 package dev.sopline.judgment;
 
+import dev.langchain4j.data.message.AiMessage;
+import dev.langchain4j.data.message.ChatMessage;
 import dev.langchain4j.data.message.SystemMessage;
 import dev.langchain4j.data.message.UserMessage;
 import dev.langchain4j.model.chat.ChatModel;
@@ -16,10 +18,14 @@ import dev.langchain4j.model.chat.request.json.JsonSchemaElement;
 import dev.langchain4j.model.chat.request.json.JsonStringSchema;
 import dev.langchain4j.model.chat.response.ChatResponse;
 import dev.sopline.schemas.definition.OutputDeclaration;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * An agent backed by a chat model through langchain4j (OpenAI or a compatible server, Anthropic, Ollama). Where the
- * provider enforces structured output, the answer's JSON Schema is built from the step's declared outputs.
+ * provider enforces structured output, the answer's JSON Schema is built from the step's declared outputs. An answer
+ * that cannot be used (not JSON, outputs that do not fit the step) is asked again once, with the reason; a second
+ * unusable answer makes the step undecidable, and a person decides.
  */
 public final class ChatModelAgent implements JudgmentAgent {
 
@@ -35,8 +41,25 @@ public final class ChatModelAgent implements JudgmentAgent {
 
     @Override
     public AgentAnswer decide(JudgmentRequest request) throws UndecidableException {
-        ChatRequest.Builder builder = ChatRequest.builder()
-                .messages(SystemMessage.from(Prompts.SYSTEM), UserMessage.from(Prompts.user(request)));
+        List<ChatMessage> messages = new ArrayList<>(List.of(SystemMessage.from(Prompts.system(request)), UserMessage.from(Prompts.user(request))));
+        String answer = ask(request, messages);
+        try {
+            return AnswerParser.parse(answer, request.outputs(), model, hash(messages));
+        } catch (UndecidableException first) {
+            messages.add(AiMessage.from(answer == null ? "" : answer));
+            messages.add(UserMessage.from(Prompts.reask(first.getMessage())));
+            String second = ask(request, messages);
+            try {
+                return AnswerParser.parse(second, request.outputs(), model, hash(messages));
+            } catch (UndecidableException again) {
+                throw new UndecidableException("The model's answer could not be used, also when asked again: " + again.getMessage(),
+                        hash(messages));
+            }
+        }
+    }
+
+    private String ask(JudgmentRequest request, List<ChatMessage> messages) throws UndecidableException {
+        ChatRequest.Builder builder = ChatRequest.builder().messages(messages);
         if (structuredOutput) {
             builder.responseFormat(ResponseFormat.builder().type(ResponseFormatType.JSON).jsonSchema(answerSchema(request)).build());
         }
@@ -44,9 +67,24 @@ public final class ChatModelAgent implements JudgmentAgent {
         try {
             response = chat.chat(builder.build());
         } catch (RuntimeException e) {
-            throw new UndecidableException("The model could not be asked: " + e.getClass().getSimpleName(), e);
+            throw new UndecidableException("The model could not be asked: " + e.getClass().getSimpleName(), hash(messages), e);
         }
-        return AnswerParser.parse(response.aiMessage() == null ? null : response.aiMessage().text(), model);
+        return response.aiMessage() == null ? null : response.aiMessage().text();
+    }
+
+    /** The hash of every message the model read for the answer it gave. */
+    private static String hash(List<ChatMessage> messages) {
+        return PromptHash.of(messages.stream().map(ChatModelAgent::text).toList());
+    }
+
+    private static String text(ChatMessage message) {
+        if (message instanceof SystemMessage system) {
+            return "system: " + system.text();
+        }
+        if (message instanceof UserMessage user) {
+            return "user: " + user.singleText();
+        }
+        return "assistant: " + ((AiMessage) message).text();
     }
 
     @Override
@@ -60,11 +98,13 @@ public final class ChatModelAgent implements JudgmentAgent {
             outputs.addProperty(output.name(), element(output));
         }
         outputs.required(request.outputs().stream().map(OutputDeclaration::name).toList());
+        outputs.additionalProperties(false);
         JsonObjectSchema root = JsonObjectSchema.builder()
                 .addProperty("outputs", outputs.build())
                 .addProperty("confidence", JsonNumberSchema.builder().description("from 0 to 1").build())
                 .addProperty("rationale", JsonStringSchema.builder().build())
                 .required("outputs", "confidence", "rationale")
+                .additionalProperties(false)
                 .build();
         return JsonSchema.builder().name("judgment").rootElement(root).build();
     }

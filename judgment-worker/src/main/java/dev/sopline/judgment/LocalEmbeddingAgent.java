@@ -10,20 +10,24 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 /**
- * The offline agent: an embedding model shipped as a Maven artifact (all-MiniLM-L6-v2, quantized to 8 bits so the
- * platform's jar stays small, run in-process) scores each allowed value of an enum output against the step's name,
- * instructions and inputs. The confidence is the softmax probability of the best value, so a clear winner gives a high
- * confidence and near ties a low one, which the engine escalates. Free-text outputs cannot be chosen this way, so a step that has one is handed to a person.
+ * The offline agent: a sentence-embedding model shipped as a Maven artifact (all-MiniLM-L6-v2, quantized to 8 bits so
+ * the platform's jar stays small, run in-process). It tells what a text is about; it does not read a policy, compare
+ * amounts or weigh flags. So it embeds the case's inputs alone, compares them with each allowed value described by the
+ * instructions' sentences that name it ({@link OptionTexts}), plainly and beyond what the mere form of the inputs
+ * explains ({@link OptionScores}), and takes its confidence from the best value's lead ({@link MarginCalibration}). A
+ * case whose inputs hold numbers or flags gets confidence 0: the decision then rests on conditions the model cannot
+ * check, and the step goes to a person with the proposal. Free-text outputs cannot be chosen this way, so a step that
+ * has one is handed to a person.
  */
 public final class LocalEmbeddingAgent implements JudgmentAgent {
 
     public static final String MODEL = "local/all-minilm-l6-v2-q";
-    /** Cosine similarities of this model differ by hundredths; the temperature turns such gaps into probabilities. */
-    private static final double TEMPERATURE = 0.05;
 
     private final EmbeddingModel embeddings;
+    private final RecentEmbeddings options;
 
     public LocalEmbeddingAgent() {
         this(loadModel());
@@ -42,6 +46,7 @@ public final class LocalEmbeddingAgent implements JudgmentAgent {
 
     LocalEmbeddingAgent(EmbeddingModel embeddings) {
         this.embeddings = embeddings;
+        this.options = new RecentEmbeddings(embeddings);
     }
 
     @Override
@@ -49,34 +54,58 @@ public final class LocalEmbeddingAgent implements JudgmentAgent {
         if (request.outputs().isEmpty()) {
             throw new UndecidableException("The step declares no outputs to decide");
         }
-        Embedding context = embeddings.embed(Prompts.context(request)).content();
+        if (request.inputs().values().stream().allMatch(Objects::isNull)) {
+            throw new UndecidableException("The step gives the local agent no inputs to compare with its allowed values");
+        }
+        String caseText = Prompts.caseText(request.inputs());
+        List<String> read = new ArrayList<>(List.of(caseText));
+        Embedding context = embeddings.embed(caseText).content();
+        String blankText = Prompts.blankCaseText(request.inputs());
+        read.add(blankText);
+        Embedding blank = options.of(blankText);
         Map<String, Object> outputs = new LinkedHashMap<>();
         List<String> reasons = new ArrayList<>();
         double confidence = 1.0;
         for (OutputDeclaration output : request.outputs()) {
             List<String> candidates = candidates(output);
-            double[] similarities = new double[candidates.size()];
+            double[] similarity = new double[candidates.size()];
+            double[] lift = new double[candidates.size()];
             for (int i = 0; i < candidates.size(); i++) {
-                similarities[i] = CosineSimilarity.between(context, embeddings.embed(label(output, candidates.get(i))).content());
+                String option = OptionTexts.of(output, candidates.get(i), request.instructions());
+                read.add(option);
+                Embedding described = options.of(option);
+                similarity[i] = CosineSimilarity.between(context, described);
+                lift[i] = similarity[i] - CosineSimilarity.between(blank, described);
             }
-            double[] probabilities = softmax(similarities);
-            int best = 0;
-            for (int i = 1; i < probabilities.length; i++) {
-                if (probabilities[i] > probabilities[best]) {
-                    best = i;
-                }
-            }
-            outputs.put(output.name(), value(output, candidates.get(best)));
-            confidence = Math.min(confidence, probabilities[best]);
-            reasons.add("'%s' is closest to %s: '%s' (%.0f%% of the weight)".formatted(output.name(), "the step's context",
-                    candidates.get(best), probabilities[best] * 100));
+            OptionScores scores = new OptionScores(candidates, similarity, lift);
+            String proposed = candidates.get(scores.proposed());
+            outputs.put(output.name(), value(output, proposed));
+            confidence = Math.min(confidence, MarginCalibration.confidence(scores));
+            reasons.add(reason(output, scores));
         }
-        return new AgentAnswer(outputs, confidence, String.join("; ", reasons), MODEL);
+        List<String> unchecked = Prompts.nonTextInputs(request.inputs());
+        if (!unchecked.isEmpty()) {
+            confidence = 0;
+            reasons.add("confidence 0: the inputs %s are numbers or flags, conditions this model cannot check, so a person decides"
+                    .formatted(unchecked));
+        }
+        return new AgentAnswer(outputs, confidence, String.join("; ", reasons), MODEL, PromptHash.of(read));
     }
 
     @Override
     public String model() {
         return MODEL;
+    }
+
+    private static String reason(OutputDeclaration output, OptionScores scores) {
+        int proposed = scores.proposed();
+        int runnerUp = scores.runnerUp();
+        if (runnerUp < 0) {
+            return "'%s' is '%s', its only allowed value".formatted(output.name(), scores.candidates().get(proposed));
+        }
+        return "'%s': the case is closest to '%s' (similarity %.2f, lift %.2f), then '%s' (%.2f, %.2f); lead %.2f".formatted(
+                output.name(), scores.candidates().get(proposed), scores.similarity()[proposed], scores.lift()[proposed],
+                scores.candidates().get(runnerUp), scores.similarity()[runnerUp], scores.lift()[runnerUp], scores.margin());
     }
 
     private static List<String> candidates(OutputDeclaration output) throws UndecidableException {
@@ -92,27 +121,5 @@ public final class LocalEmbeddingAgent implements JudgmentAgent {
 
     private static Object value(OutputDeclaration output, String candidate) {
         return output.type() == FieldType.BOOLEAN ? candidate.equals("yes") : candidate;
-    }
-
-    private static String label(OutputDeclaration output, String candidate) {
-        String description = output.description() == null ? "" : " (" + output.description() + ")";
-        return output.name().replace('_', ' ') + description + ": " + candidate.replace('_', ' ');
-    }
-
-    static double[] softmax(double[] similarities) {
-        double max = Double.NEGATIVE_INFINITY;
-        for (double similarity : similarities) {
-            max = Math.max(max, similarity);
-        }
-        double sum = 0;
-        double[] weights = new double[similarities.length];
-        for (int i = 0; i < similarities.length; i++) {
-            weights[i] = Math.exp((similarities[i] - max) / TEMPERATURE);
-            sum += weights[i];
-        }
-        for (int i = 0; i < weights.length; i++) {
-            weights[i] /= sum;
-        }
-        return weights;
     }
 }

@@ -2,22 +2,33 @@ package dev.sopline.judgment;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.networknt.schema.Schema;
+import com.networknt.schema.SchemaLocation;
+import com.networknt.schema.SchemaRegistry;
+import com.networknt.schema.SpecificationVersion;
 import dev.sopline.schemas.definition.FieldType;
 import dev.sopline.schemas.definition.JudgmentSettings;
 import dev.sopline.schemas.definition.OutputDeclaration;
 import dev.sopline.schemas.definition.StepType;
 import dev.sopline.schemas.event.StepReady;
 import dev.sopline.schemas.event.StepResult;
+import dev.sopline.schemas.json.Json;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import tools.jackson.databind.node.ObjectNode;
 
 class JudgmentResolverTest {
 
+    private static final Schema STEP_RESULT = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12,
+                    builder -> builder.schemaIdResolvers(resolvers -> resolvers.mapPrefix("https://sopline.dev/schemas/", "classpath:schemas/")))
+            .getSchema(SchemaLocation.of("https://sopline.dev/schemas/step-result.schema.json"));
+
     private static final Instant NOW = Instant.parse("2026-03-02T08:00:00Z");
+    private static final String HASH = "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08";
 
     private static StepReady step(boolean allowAgent) {
         return new StepReady("default", "01JAAAAAAAAAAAAAAAAAAAAAAA", "triage", "1.0", "classify", "Classify", StepType.JUDGMENT, null, 2,
@@ -45,7 +56,7 @@ class JudgmentResolverTest {
 
     @Test
     void shouldReportOutputsWithTheDecisionWhenTheAgentDecides() {
-        StepResult result = resolver(answering(new AgentAnswer(Map.of("urgency", "high"), 0.9, "outage", "m"))).resolve(step(true));
+        StepResult result = resolver(answering(new AgentAnswer(Map.of("urgency", "high"), 0.9, "outage", "m", HASH))).resolve(step(true));
 
         assertThat(result.attempt()).isEqualTo(2);
         assertThat(result.outputs()).isEqualTo(Map.of("urgency", "high"));
@@ -53,6 +64,8 @@ class JudgmentResolverTest {
         assertThat(result.decision().by()).isEqualTo("agent");
         assertThat(result.decision().confidence()).isEqualTo(0.9);
         assertThat(result.decision().rationale()).isEqualTo("outage");
+        assertThat(result.decision().model()).isEqualTo("m");
+        assertThat(result.decision().promptSha256()).isEqualTo(HASH);
         assertThat(result.reportedAt()).isEqualTo(NOW);
     }
 
@@ -61,7 +74,7 @@ class JudgmentResolverTest {
         JudgmentAgent undecided = new JudgmentAgent() {
             @Override
             public AgentAnswer decide(JudgmentRequest request) throws UndecidableException {
-                throw new UndecidableException("no JSON");
+                throw new UndecidableException("no JSON", HASH);
             }
 
             @Override
@@ -75,10 +88,41 @@ class JudgmentResolverTest {
         assertThat(result.outputs()).isNull();
         assertThat(result.error().code()).isEqualTo("agent_undecided");
         assertThat(result.error().message()).isEqualTo("no JSON");
+        assertThat(result.decision().model()).isEqualTo("m");
+        assertThat(result.decision().promptSha256()).isEqualTo(HASH);
+    }
+
+    @Test
+    void shouldEscalateWithTheReasonWhenTheAgentsOutputsDoNotFitTheStep() {
+        StepResult result = resolver(answering(new AgentAnswer(Map.of("urgency", "critical"), 0.95, "very bad", "m", HASH))).resolve(step(true));
+
+        assertThat(result.outputs()).isNull();
+        assertThat(result.error().code()).isEqualTo("agent_undecided");
+        assertThat(result.error().message()).contains("outputs.urgency", "critical");
+        assertThat(result.decision().confidence()).isEqualTo(0.95);
+        assertThat(result.decision().promptSha256()).isEqualTo(HASH);
+    }
+
+    @Test
+    void shouldEscalateWhenTheAgentLeavesADeclaredOutputOut() {
+        StepResult result = resolver(answering(new AgentAnswer(Map.of(), 0.95, "", "m", HASH))).resolve(step(true));
+
+        assertThat(result.error().message()).contains("outputs.urgency");
+    }
+
+    @Test
+    void shouldReportTheDecisionAsThePublishedStepResultSchemaDescribesIt() {
+        StepResult decided = resolver(answering(new AgentAnswer(Map.of("urgency", "high"), 0.9, "outage", "m", HASH))).resolve(step(true));
+        ObjectNode json = Json.mapper().valueToTree(decided);
+
+        assertThat(json.path("decision").path("prompt_sha256").asString()).isEqualTo(HASH);
+        assertThat(STEP_RESULT.validate(json)).isEmpty();
+        ((ObjectNode) json.path("decision")).put("prompt_sha256", "not a hash");
+        assertThat(STEP_RESULT.validate(json)).isNotEmpty();
     }
 
     @Test
     void shouldLeaveTheStepToPeopleWhenAgentsAreNotAllowed() {
-        assertThat(resolver(answering(new AgentAnswer(Map.of(), 1, "", "m"))).resolve(step(false))).isNull();
+        assertThat(resolver(answering(new AgentAnswer(Map.of(), 1, "", "m", HASH))).resolve(step(false))).isNull();
     }
 }

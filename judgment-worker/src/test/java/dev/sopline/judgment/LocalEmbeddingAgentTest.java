@@ -18,7 +18,7 @@ class LocalEmbeddingAgentTest {
 
     @BeforeAll
     static void loadModel() {
-        agent = new LocalEmbeddingAgent();
+        agent = SharedLocalAgent.get();
     }
 
     private static JudgmentRequest triage(String ticket) {
@@ -45,6 +45,41 @@ class LocalEmbeddingAgentTest {
         AgentAnswer answer = agent.decide(triage("hello"));
 
         assertThat(answer.confidence()).isLessThan(THRESHOLD);
+    }
+
+    @Test
+    void shouldLeaveAnExpenseThatTurnsOnItsAmountToAPersonWhateverTheManagerSaid() throws Exception {
+        JudgmentRequest request = new JudgmentRequest("expense-approval", "Policy check",
+                "Does this expense comply with the travel and expense policy? Meals over 100 are not compliant.",
+                Map.of("category", "meals", "amount", 500, "manager_decision", "approved"),
+                List.of(new OutputDeclaration("compliant", FieldType.ENUM, List.of("yes", "no"), null, null)));
+
+        AgentAnswer answer = agent.decide(request);
+
+        assertThat(answer.confidence()).isZero();
+        assertThat(answer.outputs()).containsOnlyKeys("compliant");
+        assertThat(answer.rationale()).contains("[amount]", "a person decides");
+    }
+
+    @Test
+    void shouldRouteACrashToTheTechnicalTeamThoughItMentionsAnInvoice() throws Exception {
+        JudgmentRequest request = new JudgmentRequest("support", "Route the support ticket",
+                "Route the ticket to the team that can resolve it. billing: charges, refunds, invoices and payment methods. "
+                        + "technical: errors, crashes, bugs and slowness of the app. shipping: deliveries and parcels.",
+                Map.of("ticket", "App crashes on the invoice page"),
+                List.of(new OutputDeclaration("team", FieldType.ENUM, List.of("billing", "shipping", "technical"), null, null)));
+
+        AgentAnswer answer = agent.decide(request);
+
+        assertThat(answer.outputs()).isEqualTo(Map.of("team", "technical"));
+    }
+
+    @Test
+    void shouldRefuseWhenTheStepGivesNoInputs() {
+        JudgmentRequest request = new JudgmentRequest("support", "Route the support ticket", "Choose the team.", Map.of(),
+                List.of(new OutputDeclaration("team", FieldType.ENUM, List.of("billing", "shipping"), null, null)));
+
+        assertThatThrownBy(() -> agent.decide(request)).isInstanceOf(UndecidableException.class).hasMessageContaining("no inputs");
     }
 
     @Test
