@@ -2,6 +2,7 @@ package dev.sopline.gateway.web;
 
 import dev.sopline.gateway.api.RequestScope;
 import dev.sopline.gateway.config.SopProperties;
+import dev.sopline.gateway.security.ApiPaths;
 import dev.sopline.schemas.command.ErrorCodes;
 import io.github.bucket4j.ConsumptionProbe;
 import jakarta.servlet.FilterChain;
@@ -35,7 +36,7 @@ public class RateLimitFilter extends OncePerRequestFilter {
     @Override
     protected boolean shouldNotFilter(HttpServletRequest request) {
         String path = request.getRequestURI();
-        return !(path.startsWith("/sop") || path.startsWith("/workspace"));
+        return !(path.startsWith("/sop") || path.startsWith("/workspace") || path.equals(ApiPaths.MCP));
     }
 
     @Override

@@ -17,8 +17,12 @@ class RateLimitFilterTest {
             new SopProperties.RateLimit(1, 2), Duration.ofSeconds(1), null, null));
 
     private MockHttpServletResponse call(String token) throws Exception {
-        MockHttpServletRequest request = new MockHttpServletRequest("GET", "/sop/");
-        request.setRequestURI("/sop/");
+        return call("GET", "/sop/", token);
+    }
+
+    private MockHttpServletResponse call(String method, String path, String token) throws Exception {
+        MockHttpServletRequest request = new MockHttpServletRequest(method, path);
+        request.setRequestURI(path);
         request.setAttribute(RequestScope.TOKEN_ATTRIBUTE, token);
         MockHttpServletResponse response = new MockHttpServletResponse();
         filter.doFilter(request, response, new MockFilterChain());
@@ -36,5 +40,13 @@ class RateLimitFilterTest {
         assertThat(limited.getHeader("Retry-After")).isEqualTo("1");
         assertThat(limited.getContentAsString()).contains("\"error\":\"rate_limited\"");
         assertThat(call("tok_b").getStatus()).as("other tokens have their own bucket").isEqualTo(200);
+    }
+
+    @Test
+    void shouldCountToolCallsOfTheMcpEndpointAgainstTheSameTokensBudget() throws Exception {
+        assertThat(call("tok_c").getStatus()).isEqualTo(200);
+        assertThat(call("POST", "/mcp", "tok_c").getStatus()).isEqualTo(200);
+
+        assertThat(call("POST", "/mcp", "tok_c").getStatus()).as("an agent's tool calls share the token's budget").isEqualTo(429);
     }
 }

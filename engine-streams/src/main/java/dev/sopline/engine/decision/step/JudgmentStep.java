@@ -46,7 +46,7 @@ final class JudgmentStep implements StepBehaviour {
                 : new JudgmentDecision(JudgmentDecision.AGENT, null, null, null);
         if (result.error() != null || result.outputs() == null) {
             String reason = result.error() != null ? result.error().message() : "the agent gave no outputs";
-            step.escalate(new JudgmentDecision(JudgmentDecision.AGENT, decision.confidence(), reason, decision.model()), null);
+            step.escalate(decision.withRationale(reason), null);
             return;
         }
         List<Violation> violations = OutputValidator.validate(step.declared().outputs(), result.outputs());
@@ -62,7 +62,7 @@ final class JudgmentStep implements StepBehaviour {
     @Override
     public void onResultTooLarge(StepContext step, StepResult result, InstanceTooLarge tooLarge) {
         JudgmentDecision decision = result.decision();
-        step.escalate(new JudgmentDecision(JudgmentDecision.AGENT, decision == null ? null : decision.confidence(),
-                tooLarge.getMessage(), decision == null ? null : decision.model()), null);
+        step.escalate(decision == null ? new JudgmentDecision(JudgmentDecision.AGENT, null, tooLarge.getMessage(), null)
+                : decision.withRationale(tooLarge.getMessage()), null);
     }
 }
