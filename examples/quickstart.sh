@@ -70,6 +70,40 @@ quickstart() {
 
   echo '# The result'
   wait_for "$SOP/sop/expense-approval/$ID" '"version":"[^"]*","state":"completed"'
+
+  parallel_quickstart
+}
+
+# Engine 0.2: account opening, whose account is created (by the example worker) while a provider and a person check
+# the customer's identity; the officer's step after the block starts once both branches are done.
+parallel_quickstart() {
+  local example
+  example="$(dirname "${BASH_SOURCE[0]}")/account-opening.yaml"
+
+  echo '# Parallel branches: register account-opening and start an instance'
+  curl -s -H "X-SOP-Token: $TOKEN" -F "file=@$example" "$SOP/sop/processes/register"; echo
+  ID=$(curl -s -H "X-SOP-Token: $TOKEN" -H 'Content-Type: application/json' \
+    -d '{"inputs": {"email": "ada@example.com", "country": "NL"}}' \
+    "$SOP/sop/account-opening/start" | id_of)
+  echo "Instance $ID"
+
+  echo '# branch "identity": the provider calls back, then compliance reviews'
+  CALLBACK=$(wait_for "$SOP/sop/account-opening/$ID/steps" '"callback_url":"[^"]+"' \
+    | grep -o '"callback_url":"[^"]*"' | cut -d'"' -f4)
+  curl -s -H 'Content-Type: application/json' -d '{"status": "verified"}' "$CALLBACK"; echo
+  wait_for "$SOP/sop/account-opening/$ID/steps" '"id":"identity-review"[^{}]*"state":"active"' > /dev/null
+  curl -s -H "X-SOP-Token: $TOKEN" -H 'Content-Type: application/json' \
+    -d '{"outputs": {"approved": "yes"}}' \
+    "$SOP/sop/account-opening/$ID/steps/identity-review/submit"; echo
+
+  echo '# branch "account": the example worker creates the account; then both branches have joined'
+  wait_for "$SOP/sop/account-opening/$ID/steps" '"id":"activate"[^{}]*"state":"active"' > /dev/null
+  curl -s -H "X-SOP-Token: $TOKEN" -H 'Content-Type: application/json' \
+    -d '{"outputs": {"active": true}}' \
+    "$SOP/sop/account-opening/$ID/steps/activate/submit"; echo
+
+  echo '# The result'
+  wait_for "$SOP/sop/account-opening/$ID" '"version":"[^"]*","state":"completed"'
 }
 
 # Run when executed, not when sourced.
