@@ -1,9 +1,13 @@
 package dev.sopline.engine.runtime;
 
 import dev.sopline.engine.decision.InstanceBudget;
+import dev.sopline.engine.topology.EngineConfig;
+import dev.sopline.schemas.definition.Durations;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.format.DateTimeParseException;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -31,6 +35,7 @@ import org.apache.kafka.streams.errors.LogAndContinueExceptionHandler;
  * @param instanceMaxBytes how much data one instance may hold ({@code SOP_INSTANCE_MAX_BYTES}, default 256 KiB): its
  *     inputs, step outputs, trigger and callback payloads as UTF-8 JSON. Its instance record, events and step-ready
  *     records repeat that data, and each must stay under the broker's 1 MiB record limit; at most 384 KiB.
+ * @param retention how long a finished instance is kept ({@code SOP_RETENTION}, default 30 days), see {@link #retention}
  */
 public record EngineSettings(
         String bootstrapServers,
@@ -44,7 +49,8 @@ public record EngineSettings(
         String advertisedEndpoint,
         Duration timerInterval,
         String engineSecret,
-        long instanceMaxBytes) {
+        long instanceMaxBytes,
+        Duration retention) {
 
     public static final Duration DEFAULT_COMMIT_INTERVAL = Duration.ofMillis(100);
 
@@ -62,32 +68,58 @@ public record EngineSettings(
                 env.get("SOP_ENGINE_ADVERTISED_ENDPOINT"),
                 Duration.ofMillis(Long.parseLong(env.getOrDefault("SOP_ENGINE_TIMER_INTERVAL_MS", "100"))),
                 env.get("SOP_ENGINE_SECRET"),
-                Long.parseLong(env.getOrDefault("SOP_INSTANCE_MAX_BYTES", String.valueOf(InstanceBudget.DEFAULT_MAX_BYTES))));
+                Long.parseLong(env.getOrDefault("SOP_INSTANCE_MAX_BYTES", String.valueOf(InstanceBudget.DEFAULT_MAX_BYTES))),
+                retention(env.get("SOP_RETENTION")));
+    }
+
+    /**
+     * {@code SOP_RETENTION}: the short form of process files ({@code 30d}, {@code 12h}, {@code 90m}, {@code 45s}) or
+     * ISO-8601 ({@code P30D}, {@code PT12H}); unset or blank means 30 days. Anything else stops the start with a message.
+     */
+    static Duration retention(String text) {
+        if (text == null || text.isBlank()) {
+            return EngineConfig.DEFAULT_RETENTION;
+        }
+        Optional<Duration> parsed = Durations.parse(text);
+        if (parsed.isEmpty()) {
+            try {
+                parsed = Optional.of(Duration.parse(text.trim())).filter(duration -> !duration.isNegative() && !duration.isZero());
+            } catch (DateTimeParseException notIso) {
+                parsed = Optional.empty();
+            }
+        }
+        return parsed.orElseThrow(() -> new IllegalArgumentException(
+                "Expected SOP_RETENTION to be a positive duration such as 30d, 12h or P30D, but it is '" + text + "'"));
+    }
+
+    public EngineSettings withRetention(Duration newRetention) {
+        return new EngineSettings(bootstrapServers, applicationId, stateDir, partitions, replication, standbyReplicas, commitInterval,
+                streamThreads, advertisedEndpoint, timerInterval, engineSecret, instanceMaxBytes, newRetention);
     }
 
     public EngineSettings withStateDir(Path dir) {
         return new EngineSettings(bootstrapServers, applicationId, dir, partitions, replication, standbyReplicas, commitInterval,
-                streamThreads, advertisedEndpoint, timerInterval, engineSecret, instanceMaxBytes);
+                streamThreads, advertisedEndpoint, timerInterval, engineSecret, instanceMaxBytes, retention);
     }
 
     public EngineSettings withBootstrapServers(String servers) {
         return new EngineSettings(servers, applicationId, stateDir, partitions, replication, standbyReplicas, commitInterval,
-                streamThreads, advertisedEndpoint, timerInterval, engineSecret, instanceMaxBytes);
+                streamThreads, advertisedEndpoint, timerInterval, engineSecret, instanceMaxBytes, retention);
     }
 
     public EngineSettings withAdvertisedEndpoint(String endpoint) {
         return new EngineSettings(bootstrapServers, applicationId, stateDir, partitions, replication, standbyReplicas, commitInterval,
-                streamThreads, endpoint, timerInterval, engineSecret, instanceMaxBytes);
+                streamThreads, endpoint, timerInterval, engineSecret, instanceMaxBytes, retention);
     }
 
     public EngineSettings withEngineSecret(String secret) {
         return new EngineSettings(bootstrapServers, applicationId, stateDir, partitions, replication, standbyReplicas, commitInterval,
-                streamThreads, advertisedEndpoint, timerInterval, secret, instanceMaxBytes);
+                streamThreads, advertisedEndpoint, timerInterval, secret, instanceMaxBytes, retention);
     }
 
     public EngineSettings withInstanceMaxBytes(long bytes) {
         return new EngineSettings(bootstrapServers, applicationId, stateDir, partitions, replication, standbyReplicas, commitInterval,
-                streamThreads, advertisedEndpoint, timerInterval, engineSecret, bytes);
+                streamThreads, advertisedEndpoint, timerInterval, engineSecret, bytes, retention);
     }
 
     /** Shows every setting but the secret. */
@@ -95,9 +127,9 @@ public record EngineSettings(
     public String toString() {
         return "EngineSettings[bootstrapServers=%s, applicationId=%s, stateDir=%s, partitions=%d, replication=%d, standbyReplicas=%d, "
                 .formatted(bootstrapServers, applicationId, stateDir, partitions, replication, standbyReplicas)
-                + "commitInterval=%s, streamThreads=%d, advertisedEndpoint=%s, timerInterval=%s, engineSecret=%s, instanceMaxBytes=%d]"
+                + "commitInterval=%s, streamThreads=%d, advertisedEndpoint=%s, timerInterval=%s, engineSecret=%s, instanceMaxBytes=%d, retention=%s]"
                 .formatted(commitInterval, streamThreads, advertisedEndpoint, timerInterval, engineSecret == null ? "generated" : "set",
-                        instanceMaxBytes);
+                        instanceMaxBytes, retention);
     }
 
     /** The {@code host:port} other replicas reach this one's queries at, when there are several replicas. */
