@@ -33,8 +33,10 @@ public record WindowBucket(long started, long completed, long failed, long cance
     public WindowBucket plus(WindowBucket other) {
         Map<Integer, Long> bins = new HashMap<>(durationBins);
         other.durationBins.forEach((bin, count) -> bins.merge(bin, count, Long::sum));
-        Long max = maxDurationMs == null ? other.maxDurationMs
-                : other.maxDurationMs == null ? maxDurationMs : Math.max(maxDurationMs, other.maxDurationMs);
+        Long max = maxDurationMs;
+        if (max == null || (other.maxDurationMs != null && other.maxDurationMs > max)) {
+            max = other.maxDurationMs;
+        }
         return new WindowBucket(started + other.started, completed + other.completed, failed + other.failed,
                 cancelled + other.cancelled, escalations + other.escalations, bins, max, FORMAT);
     }
