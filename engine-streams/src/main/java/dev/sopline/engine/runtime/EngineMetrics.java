@@ -15,6 +15,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.ToDoubleFunction;
 import org.apache.kafka.streams.KafkaStreams;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The engine's metrics in Micrometer: Kafka Streams' own (Micrometer's {@link KafkaStreamsMetrics} binder), commands
@@ -24,6 +26,8 @@ import org.apache.kafka.streams.KafkaStreams;
  * the processor keeps, never the instances; what a store cannot answer now (a rebalance) reads as NaN.
  */
 public final class EngineMetrics implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(EngineMetrics.class);
 
     /** Due timers are counted up to this many: a gauge must stay cheap even after long downtime. */
     static final long TIMERS_DUE_COUNTED = 100_000;
@@ -61,7 +65,12 @@ public final class EngineMetrics implements AutoCloseable {
         }
         gauges.add(Gauge.builder("sop.engine.timers.due", queries, local -> readOrNaN(() -> local.timersDue(Instant.now(), TIMERS_DUE_COUNTED)))
                 .description("Timers of this replica's partitions that are due and not fired yet").register(registry));
-        workerLag = WorkerLag.start(bootstrapServers, registry);
+        try {
+            workerLag = WorkerLag.start(bootstrapServers, registry);
+        } catch (RuntimeException e) {
+            // Metrics must never keep the engine from running.
+            LOG.warn("Not reporting the worker groups' lag: {}", e.toString());
+        }
     }
 
     private void gauge(String name, String description, String tag, String value, ToDoubleFunction<WorkspaceCounts> read,

@@ -53,6 +53,7 @@ final class WorkerLag implements AutoCloseable {
 
     static WorkerLag start(String bootstrapServers, MeterRegistry registry) {
         Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
+                AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) ADMIN_TIMEOUT.toMillis(),
                 AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) ADMIN_TIMEOUT.toMillis()));
         MultiGauge gauge = MultiGauge.builder(METER)
                 .description("Step-ready records a worker group has not consumed yet").register(registry);
