@@ -1,5 +1,6 @@
 package dev.sopline.engine.processor;
 
+import dev.sopline.engine.decision.CallbackIds;
 import dev.sopline.engine.decision.Decision;
 import dev.sopline.engine.decision.InstanceDecider;
 import dev.sopline.engine.decision.Transition;
@@ -7,7 +8,6 @@ import dev.sopline.engine.handler.CommandHandlers;
 import dev.sopline.engine.handler.DefinitionLookup;
 import dev.sopline.engine.handler.ProcessDecision;
 import dev.sopline.engine.handler.ProcessHandler;
-import dev.sopline.engine.decision.CallbackIds;
 import dev.sopline.engine.state.FinishedInstance;
 import dev.sopline.engine.state.FinishedInstances;
 import dev.sopline.engine.state.IdempotencyRecord;
@@ -18,7 +18,6 @@ import dev.sopline.engine.state.MetricCounters;
 import dev.sopline.engine.state.PendingStepStore;
 import dev.sopline.engine.state.ProcessVersionStore;
 import dev.sopline.engine.state.ProcessVersions;
-import dev.sopline.engine.state.StepRun;
 import dev.sopline.engine.state.Timer;
 import dev.sopline.engine.state.WindowBuckets;
 import dev.sopline.engine.topology.EngineConfig;
@@ -35,7 +34,6 @@ import dev.sopline.schemas.command.RegisterProcess;
 import dev.sopline.schemas.command.ReleaseStart;
 import dev.sopline.schemas.command.StartInstance;
 import dev.sopline.schemas.definition.ProcessDefinition;
-import dev.sopline.schemas.definition.StepType;
 import dev.sopline.schemas.event.InstanceStateChanged;
 import dev.sopline.schemas.event.StateChangeEvents;
 import dev.sopline.schemas.event.StepReady;
@@ -92,6 +90,7 @@ public final class CommandProcessor implements Processor<String, Command, String
     private ProcessVersionStore processVersions;
     private KeyValueStore<String, Timer> timers;
     private InstanceIndexes indexes;
+    private InstanceExpiry expiry;
     private KeyValueStore<String, Instance> instanceStore;
     private boolean indexed;
     private Integer replyStatus;
@@ -124,6 +123,7 @@ public final class CommandProcessor implements Processor<String, Command, String
                 new MetricCounters(context.getStateStore(EngineTopology.COUNTERS_STORE)),
                 new WindowBuckets(context.getStateStore(EngineTopology.WINDOW_STORE), timer -> timers.put(timer.storeKey(), timer)),
                 retention);
+        this.expiry = new InstanceExpiry(instances, indexes, callbackIds, retention);
         this.idempotency = context.getStateStore(EngineTopology.IDEMPOTENCY_STORE);
         this.waitingStarts = new WaitingStarts(context.getStateStore(EngineTopology.WAITING_STARTS_STORE), definitions);
         this.indexed = false;
@@ -170,19 +170,7 @@ public final class CommandProcessor implements Processor<String, Command, String
         } catch (RuntimeException e) {
             skipOnEngineError(command, e, now);
         }
-        metrics.decided(typeOf(command), outcome(replyStatus), System.nanoTime() - started);
-    }
-
-    private static String outcome(Integer status) {
-        if (status == null || status < 400) {
-            return "accepted";
-        }
-        return status < 500 ? "rejected" : "failed";
-    }
-
-    /** {@code StartInstance} → {@code start_instance}, as the command topic names the types. */
-    private static String typeOf(Command command) {
-        return describe(command).replaceAll("([a-z])([A-Z])", "$1_$2").toLowerCase(java.util.Locale.ROOT);
+        metrics.decided(CommandMetrics.typeName(describe(command)), CommandMetrics.outcome(replyStatus), System.nanoTime() - started);
     }
 
     private void dispatch(Command command, Instant now) {
@@ -297,45 +285,11 @@ public final class CommandProcessor implements Processor<String, Command, String
         apply(decision, current.orElse(null), fire.target(), now);
     }
 
-    /**
-     * A finished instance's retention has passed: it is removed with everything that belongs to it, its callback
-     * owners and its index entries. Its timers are left to fire: they find no instance and do nothing. An instance
-     * that is not finished, or whose retention (changed since) has not passed as of this command, stays.
-     */
+    /** A finished instance's retention has passed: removed with its index entries and its callback ids' owners. */
     private void expireInstance(ExpireInstance expire, Instant now) {
-        Optional<Instance> current = instances.find(expire.workspace(), expire.instanceId());
-        if (current.isEmpty() || !current.get().isTerminal()) {
-            return;
-        }
-        Instance instance = current.get();
-        if (FinishedInstances.expiryOf(instance, retention).isAfter(now)) {
-            indexes.keepFinished(instance);
-            return;
-        }
-        instances.delete(instance);
-        indexes.update(instance, null, null, now);
-        for (String callbackId : callbackIdsOf(instance)) {
+        for (String callbackId : expiry.expire(expire, now)) {
             forward(EngineTopology.CALLBACKS_SINK, callbackId, null, now);
         }
-    }
-
-    /** Every callback id the instance's webhook steps were given: one per attempt, derived as the decider did. */
-    private List<String> callbackIdsOf(Instance instance) {
-        List<String> ids = new ArrayList<>();
-        for (StepRun step : instance.steps()) {
-            if (step.callbackId() != null) {
-                ids.add(step.callbackId());
-            }
-            if (step.type() == StepType.WEBHOOK) {
-                for (int attempt = 1; attempt <= step.attempt(); attempt++) {
-                    String derived = callbackIds.of(instance.workspace(), instance.id(), step.id(), attempt);
-                    if (!ids.contains(derived)) {
-                        ids.add(derived);
-                    }
-                }
-            }
-        }
-        return ids;
     }
 
     /** Writes commands for what is due; decides nothing (see the class comment). */
