@@ -3,6 +3,7 @@ package dev.sopline.engine.state;
 import dev.sopline.schemas.definition.ProcessDefinition;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
 import org.apache.kafka.streams.state.KeyValueIterator;
@@ -61,7 +62,7 @@ public final class InstanceIndexes {
     }
 
     /** Finished instances whose retention has ended by {@code now}, taken out of the retention index. */
-    public java.util.List<FinishedInstance> takeExpired(Instant now, int max) {
+    public List<FinishedInstance> takeExpired(Instant now, int max) {
         return finished.takeExpired(now, max);
     }
 

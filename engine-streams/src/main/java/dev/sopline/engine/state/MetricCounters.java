@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
@@ -13,6 +14,8 @@ import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
  * an instance before and after each decision.
  */
 public final class MetricCounters {
+
+    private static final StringSerializer KEYS = new StringSerializer();
 
     private final KeyValueStore<String, ProcessCounters> store;
 
@@ -68,7 +71,7 @@ public final class MetricCounters {
     /** Every process's counters of one workspace, across the partitions this store holds. */
     public static List<ProcessCounters> ofWorkspace(ReadOnlyKeyValueStore<String, ProcessCounters> store, String workspace) {
         String prefix = workspacePrefix(workspace);
-        return collect(store.prefixScan(prefix, new org.apache.kafka.common.serialization.StringSerializer()));
+        return collect(store.prefixScan(prefix, KEYS));
     }
 
     /** Every counter record this store holds, of every workspace. */
