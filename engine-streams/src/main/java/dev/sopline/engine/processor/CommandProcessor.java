@@ -1,5 +1,6 @@
 package dev.sopline.engine.processor;
 
+import dev.sopline.engine.decision.CallbackIds;
 import dev.sopline.engine.decision.Decision;
 import dev.sopline.engine.decision.InstanceDecider;
 import dev.sopline.engine.decision.Transition;
@@ -7,18 +8,24 @@ import dev.sopline.engine.handler.CommandHandlers;
 import dev.sopline.engine.handler.DefinitionLookup;
 import dev.sopline.engine.handler.ProcessDecision;
 import dev.sopline.engine.handler.ProcessHandler;
+import dev.sopline.engine.state.FinishedInstance;
+import dev.sopline.engine.state.FinishedInstances;
 import dev.sopline.engine.state.IdempotencyRecord;
 import dev.sopline.engine.state.Instance;
+import dev.sopline.engine.state.InstanceIndexes;
 import dev.sopline.engine.state.InstanceStore;
+import dev.sopline.engine.state.MetricCounters;
 import dev.sopline.engine.state.PendingStepStore;
 import dev.sopline.engine.state.ProcessVersionStore;
 import dev.sopline.engine.state.ProcessVersions;
 import dev.sopline.engine.state.Timer;
+import dev.sopline.engine.state.WindowBuckets;
 import dev.sopline.engine.topology.EngineConfig;
 import dev.sopline.engine.topology.EngineTopology;
 import dev.sopline.schemas.command.Command;
 import dev.sopline.schemas.command.CommandReply;
 import dev.sopline.schemas.command.ErrorCodes;
+import dev.sopline.schemas.command.ExpireInstance;
 import dev.sopline.schemas.command.FireTimer;
 import dev.sopline.schemas.command.IdempotencyKey;
 import dev.sopline.schemas.command.IdempotentCommand;
@@ -26,6 +33,7 @@ import dev.sopline.schemas.command.InstanceCommand;
 import dev.sopline.schemas.command.RegisterProcess;
 import dev.sopline.schemas.command.ReleaseStart;
 import dev.sopline.schemas.command.StartInstance;
+import dev.sopline.schemas.definition.ProcessDefinition;
 import dev.sopline.schemas.event.InstanceStateChanged;
 import dev.sopline.schemas.event.StateChangeEvents;
 import dev.sopline.schemas.event.StepReady;
@@ -59,7 +67,8 @@ import org.slf4j.LoggerFactory;
  * the same things, which is what makes handing steps and replies out before the commit safe. Worker results reach it
  * through the same log ({@code ResultRelay}). Wall-clock punctuation decides nothing: it only writes commands to the
  * log, a {@link FireTimer} for each due timer and a {@link ReleaseStart} for each held start that may go on
- * ({@link WaitingStarts}), and each is decided when read, with its record's timestamp as "now".
+ * ({@link WaitingStarts}), and each is decided when read, with its record's timestamp as "now". A finished instance
+ * whose retention has passed is removed the same way, by an {@link ExpireInstance} command.
  */
 public final class CommandProcessor implements Processor<String, Command, String, Object> {
 
@@ -68,6 +77,9 @@ public final class CommandProcessor implements Processor<String, Command, String
     private final Duration timerInterval;
     private final int firesPerPunctuation;
     private final InstanceDecider decider;
+    private final CallbackIds callbackIds;
+    private final CommandMetrics metrics;
+    private final Duration retention;
     private final ProcessHandler processHandler = new ProcessHandler();
 
     private ProcessorContext<String, Object> context;
@@ -77,7 +89,11 @@ public final class CommandProcessor implements Processor<String, Command, String
     private KeyValueStore<String, ProcessVersions> processes;
     private ProcessVersionStore processVersions;
     private KeyValueStore<String, Timer> timers;
-    private PendingStepStore pending;
+    private InstanceIndexes indexes;
+    private InstanceExpiry expiry;
+    private KeyValueStore<String, Instance> instanceStore;
+    private boolean indexed;
+    private Integer replyStatus;
     private KeyValueStore<String, IdempotencyRecord> idempotency;
     private WaitingStarts waitingStarts;
 
@@ -85,6 +101,9 @@ public final class CommandProcessor implements Processor<String, Command, String
         this.timerInterval = config.timerInterval();
         this.firesPerPunctuation = config.firesPerPunctuation();
         this.decider = new InstanceDecider(config.callbackIds(), config.instanceBudget());
+        this.callbackIds = config.callbackIds();
+        this.metrics = config.metrics();
+        this.retention = config.retention();
     }
 
     @Override
@@ -97,24 +116,33 @@ public final class CommandProcessor implements Processor<String, Command, String
         this.processes = context.getStateStore(EngineTopology.PROCESSES_STORE);
         this.processVersions = new ProcessVersionStore(processes);
         this.timers = context.getStateStore(EngineTopology.TIMERS_STORE);
-        this.pending = new PendingStepStore(context.getStateStore(EngineTopology.PENDING_STORE));
+        this.instanceStore = context.getStateStore(EngineTopology.INSTANCES_STORE);
+        this.indexes = new InstanceIndexes(new PendingStepStore(context.getStateStore(EngineTopology.PENDING_STORE)),
+                context.getStateStore(EngineTopology.INSTANCE_INDEX_STORE),
+                new FinishedInstances(context.getStateStore(EngineTopology.FINISHED_STORE)),
+                new MetricCounters(context.getStateStore(EngineTopology.COUNTERS_STORE)),
+                new WindowBuckets(context.getStateStore(EngineTopology.WINDOW_STORE), timer -> timers.put(timer.storeKey(), timer)),
+                retention);
+        this.expiry = new InstanceExpiry(instances, indexes, callbackIds, retention);
         this.idempotency = context.getStateStore(EngineTopology.IDEMPOTENCY_STORE);
         this.waitingStarts = new WaitingStarts(context.getStateStore(EngineTopology.WAITING_STARTS_STORE), definitions);
-        rebuildPendingIndex(context.getStateStore(EngineTopology.INSTANCES_STORE));
+        this.indexed = false;
         context.schedule(timerInterval, PunctuationType.WALL_CLOCK_TIME, this::punctuate);
     }
 
-    /** Runs when the task starts, after its stores are restored: the index holds the ready steps of its instances. */
-    private void rebuildPendingIndex(KeyValueStore<String, Instance> instanceStore) {
-        try (KeyValueIterator<String, Instance> all = instanceStore.all()) {
-            all.forEachRemaining(entry -> {
-                Instance instance = entry.value;
-                if (!instance.isTerminal()) {
-                    definitions.version(instance.workspace(), instance.process(), instance.version())
-                            .ifPresent(definition -> pending.update(null, instance, definition));
-                }
-            });
+    /**
+     * Indexes instances stored by an engine of the previous format, once (see {@link InstanceIndexes#indexOnce}); done
+     * with the first record or punctuation rather than in {@code init}, where logged stores cannot be written yet.
+     */
+    private void ensureIndexed() {
+        if (!indexed) {
+            indexes.indexOnce(instanceStore, this::definitionOf);
+            indexed = true;
         }
+    }
+
+    private Optional<ProcessDefinition> definitionOf(Instance instance) {
+        return definitions.version(instance.workspace(), instance.process(), instance.version());
     }
 
     /**
@@ -130,6 +158,9 @@ public final class CommandProcessor implements Processor<String, Command, String
             return;
         }
         Instant now = Instant.ofEpochMilli(record.timestamp());
+        ensureIndexed();
+        long started = System.nanoTime();
+        replyStatus = null;
         try {
             dispatch(command, now);
         } catch (SerializationException e) {
@@ -139,11 +170,14 @@ public final class CommandProcessor implements Processor<String, Command, String
         } catch (RuntimeException e) {
             skipOnEngineError(command, e, now);
         }
+        metrics.decided(CommandMetrics.typeName(describe(command)), CommandMetrics.outcome(replyStatus), System.nanoTime() - started);
     }
 
     private void dispatch(Command command, Instant now) {
         if (command instanceof FireTimer fire) {
             fireTimer(fire, now);
+        } else if (command instanceof ExpireInstance expire) {
+            expireInstance(expire, now);
         } else if (command instanceof ReleaseStart release) {
             if (release.expired()) {
                 decideNow(release.start(), now, (start, instance) -> handlers.expireStart((StartInstance) start, instance, now));
@@ -251,10 +285,22 @@ public final class CommandProcessor implements Processor<String, Command, String
         apply(decision, current.orElse(null), fire.target(), now);
     }
 
+    /** A finished instance's retention has passed: removed with its index entries and its callback ids' owners. */
+    private void expireInstance(ExpireInstance expire, Instant now) {
+        for (String callbackId : expiry.expire(expire, now)) {
+            forward(EngineTopology.CALLBACKS_SINK, callbackId, null, now);
+        }
+    }
+
     /** Writes commands for what is due; decides nothing (see the class comment). */
     private void punctuate(long wallClockMillis) {
         Instant now = Instant.ofEpochMilli(wallClockMillis);
+        ensureIndexed();
         fireDueTimers(now);
+        for (FinishedInstance expired : indexes.takeExpired(now, firesPerPunctuation)) {
+            ExpireInstance expire = new ExpireInstance(expired.workspace(), expired.instanceId(), expired.expiresAt());
+            forward(EngineTopology.COMMANDS_SINK, expire.key(), expire, now);
+        }
         for (ReleaseStart release : waitingStarts.release(now, firesPerPunctuation)) {
             forward(EngineTopology.COMMANDS_SINK, release.key(), release, now);
         }
@@ -276,6 +322,8 @@ public final class CommandProcessor implements Processor<String, Command, String
             Timer timer = entry.value;
             if (timer.kind() == Timer.Kind.FORGET_IDEMPOTENCY) {
                 forgetIdempotencyKey(timer);
+            } else if (timer.kind() == Timer.Kind.FORGET_WINDOW_BUCKET) {
+                indexes.forgetWindowBucket(timer.target());
             } else {
                 FireTimer fire = timer.fireCommand();
                 forward(EngineTopology.COMMANDS_SINK, fire.key(), fire, now);
@@ -294,8 +342,7 @@ public final class CommandProcessor implements Processor<String, Command, String
     private void apply(Decision decision, Instance before, String recordKey, Instant now) {
         decision.newState().ifPresent(after -> {
             instances.put(after);
-            definitions.version(after.workspace(), after.process(), after.version())
-                    .ifPresent(definition -> pending.update(before, after, definition));
+            indexes.update(before, after, definitionOf(after).orElse(null), now);
         });
         decision.timers().forEach(timer -> timers.put(timer.storeKey(), timer));
         List<Object> events = decision.events();
@@ -344,6 +391,7 @@ public final class CommandProcessor implements Processor<String, Command, String
     }
 
     private void forwardReply(CommandReply reply, Instant now) {
+        replyStatus = reply.status();
         if (reply.commandId() != null) {
             forward(EngineTopology.REPLIES_SINK, reply.commandId(), reply, now);
         }

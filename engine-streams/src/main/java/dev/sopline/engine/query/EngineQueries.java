@@ -1,23 +1,30 @@
 package dev.sopline.engine.query;
 
 import dev.sopline.engine.state.Instance;
+import dev.sopline.engine.state.InstanceListIndex;
+import dev.sopline.engine.state.MetricCounters;
 import dev.sopline.engine.state.PendingStepStore;
+import dev.sopline.engine.state.ProcessCounters;
 import dev.sopline.engine.state.ProcessVersionStore;
 import dev.sopline.engine.state.ProcessVersions;
+import dev.sopline.engine.state.Timer;
+import dev.sopline.engine.state.WindowBucket;
+import dev.sopline.engine.state.WindowBuckets;
+import dev.sopline.engine.topology.EngineTopics;
 import dev.sopline.engine.topology.EngineTopology;
 import dev.sopline.schemas.command.InstanceKeys;
-import dev.sopline.schemas.definition.StepType;
 import dev.sopline.schemas.instance.CallbackOwner;
-import dev.sopline.schemas.instance.InstanceState;
 import dev.sopline.schemas.instance.InstanceView;
 import dev.sopline.schemas.instance.PendingStep;
+import java.time.Instant;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StoreQueryParameters;
+import org.apache.kafka.streams.TaskMetadata;
+import org.apache.kafka.streams.ThreadMetadata;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.QueryableStoreTypes;
 import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
@@ -71,64 +78,79 @@ public final class EngineQueries implements EngineReader {
                 .toList();
     }
 
+    /**
+     * Newest first, from the list index ({@link InstanceListIndex}): each partition this replica serves gives its own
+     * newest {@code limit + 1} matching entries, so a page reads about {@code limit} entries per partition whatever the
+     * workspace holds.
+     */
     @Override
     public Page<InstanceView> instances(String workspace, InstanceFilter filter, String cursor, int limit) {
-        String from = InstanceKeys.key(workspace, "");
-        String to = InstanceKeys.key(workspace, cursor == null ? "~" : cursor);
-        List<InstanceView> matching = new ArrayList<>();
-        try (KeyValueIterator<String, Instance> iterator = store(EngineTopology.INSTANCES_STORE, Instance.class).range(from, to)) {
-            iterator.forEachRemaining(entry -> {
-                Instance instance = entry.value;
-                if (!instance.id().equals(cursor)
-                        && (filter.process() == null || filter.process().equals(instance.process()))
-                        && (filter.state() == null || filter.state() == instance.state())) {
-                    matching.add(instance.view());
+        List<InstanceView> candidates = new ArrayList<>();
+        for (int partition : activePartitions()) {
+            ReadOnlyKeyValueStore<String, String> index = store(EngineTopology.INSTANCE_INDEX_STORE, String.class, partition);
+            ReadOnlyKeyValueStore<String, Instance> instances = store(EngineTopology.INSTANCES_STORE, Instance.class, partition);
+            for (String id : InstanceListIndex.newestIds(index, workspace, filter.process(), filter.state(), cursor, limit + 1)) {
+                Instance instance = instances.get(InstanceKeys.key(workspace, id));
+                if (instance != null) {
+                    candidates.add(instance.view());
                 }
-            });
-        }
-        return Page.of(matching, Orders.NEWEST_FIRST, limit, Orders::instanceCursor);
-    }
-
-    @Override
-    public Page<PendingStep> pendingSteps(String workspace, PendingFilter filter, String cursor, int limit) {
-        String prefix = PendingStepStore.workspacePrefix(workspace);
-        String from = cursor == null ? prefix : prefix + cursor;
-        List<PendingStep> matching = new ArrayList<>();
-        try (KeyValueIterator<String, PendingStep> iterator = store(EngineTopology.PENDING_STORE, PendingStep.class).range(from, prefix + "~")) {
-            iterator.forEachRemaining(entry -> {
-                if (!entry.key.equals(from) && filter.matches(entry.value)) {
-                    matching.add(entry.value);
-                }
-            });
-        }
-        return Page.of(matching, Orders.OLDEST_FIRST, limit, Orders::pendingCursor);
-    }
-
-    @Override
-    public WorkspaceCounts counts(String workspace) {
-        Map<String, Long> instances = new LinkedHashMap<>();
-        for (InstanceState state : List.of(InstanceState.RUNNING, InstanceState.WAITING, InstanceState.COMPLETED, InstanceState.FAILED,
-                InstanceState.CANCELLED)) {
-            instances.put(state.wireName(), 0L);
-        }
-        try (KeyValueIterator<String, Instance> iterator = store(EngineTopology.INSTANCES_STORE, Instance.class)
-                .range(InstanceKeys.key(workspace, ""), InstanceKeys.key(workspace, "~"))) {
-            iterator.forEachRemaining(entry -> instances.merge(entry.value.state().wireName(), 1L, Long::sum));
-        }
-        Map<String, Long> pending = new LinkedHashMap<>();
-        for (StepType type : StepType.values()) {
-            pending.put(type.wireName(), 0L);
-        }
-        long escalations = 0;
-        String prefix = PendingStepStore.workspacePrefix(workspace);
-        try (KeyValueIterator<String, PendingStep> iterator = store(EngineTopology.PENDING_STORE, PendingStep.class).range(prefix, prefix + "~")) {
-            while (iterator.hasNext()) {
-                PendingStep step = iterator.next().value;
-                pending.merge(step.type().wireName(), 1L, Long::sum);
-                escalations += step.escalated() ? 1 : 0;
             }
         }
-        return new WorkspaceCounts(instances, pending, escalations);
+        return Page.of(candidates, Orders.NEWEST_FIRST, limit, Orders::instanceCursor);
+    }
+
+    /** Oldest first, from the pending index; each partition gives its own oldest {@code limit + 1} matching entries. */
+    @Override
+    public Page<PendingStep> pendingSteps(String workspace, PendingFilter filter, String cursor, int limit) {
+        List<PendingStep> candidates = new ArrayList<>();
+        for (int partition : activePartitions()) {
+            candidates.addAll(PendingStepStore.oldest(store(EngineTopology.PENDING_STORE, PendingStep.class, partition), workspace,
+                    filter::matches, cursor, limit + 1));
+        }
+        return Page.of(candidates, Orders.OLDEST_FIRST, limit, Orders::pendingCursor);
+    }
+
+    /** From the counters the processor keeps per process: one record per process of the workspace, no instance read. */
+    @Override
+    public WorkspaceCounts counts(String workspace) {
+        return WorkspaceCounts.of(MetricCounters.ofWorkspace(store(EngineTopology.COUNTERS_STORE, ProcessCounters.class), workspace));
+    }
+
+    /** The counters of every workspace this replica holds, for the engine's gauges. */
+    public WorkspaceCounts localTotals() {
+        return WorkspaceCounts.of(MetricCounters.all(store(EngineTopology.COUNTERS_STORE, ProcessCounters.class)));
+    }
+
+    @Override
+    public WindowBucket window(String workspace, Instant from, Instant to) {
+        return WindowBuckets.sum(store(EngineTopology.WINDOW_STORE, WindowBucket.class), workspace, from, to);
+    }
+
+    /** Timers of this replica's partitions that are due and not fired yet, counted up to {@code max}. */
+    public long timersDue(Instant now, long max) {
+        long due = 0;
+        try (KeyValueIterator<String, Timer> iterator = store(EngineTopology.TIMERS_STORE, Timer.class).range(null, Timer.upperBoundKey(now))) {
+            while (iterator.hasNext() && due < max) {
+                iterator.next();
+                due++;
+            }
+        }
+        return due;
+    }
+
+    /** The partitions of the command topic this replica's threads are active for. */
+    private List<Integer> activePartitions() {
+        List<Integer> partitions = new ArrayList<>();
+        for (ThreadMetadata thread : streams.metadataForLocalThreads()) {
+            for (TaskMetadata task : thread.activeTasks()) {
+                for (TopicPartition topicPartition : task.topicPartitions()) {
+                    if (topicPartition.topic().equals(EngineTopics.COMMANDS)) {
+                        partitions.add(topicPartition.partition());
+                    }
+                }
+            }
+        }
+        return partitions;
     }
 
     @Override
@@ -148,5 +170,10 @@ public final class EngineQueries implements EngineReader {
 
     private <V> ReadOnlyKeyValueStore<String, V> store(String name, Class<V> valueType) {
         return streams.store(StoreQueryParameters.fromNameAndType(name, QueryableStoreTypes.<String, V>keyValueStore()));
+    }
+
+    private <V> ReadOnlyKeyValueStore<String, V> store(String name, Class<V> valueType, int partition) {
+        return streams.store(StoreQueryParameters.fromNameAndType(name, QueryableStoreTypes.<String, V>keyValueStore())
+                .withPartition(partition));
     }
 }

@@ -1,9 +1,11 @@
 package dev.sopline.engine.query;
 
 import dev.sopline.engine.state.ProcessVersions;
+import dev.sopline.engine.state.WindowBucket;
 import dev.sopline.schemas.instance.CallbackOwner;
 import dev.sopline.schemas.instance.InstanceView;
 import dev.sopline.schemas.instance.PendingStep;
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 
@@ -32,6 +34,12 @@ public interface EngineReader {
     Page<PendingStep> pendingSteps(String workspace, PendingFilter filter, String cursor, int limit);
 
     WorkspaceCounts counts(String workspace);
+
+    /**
+     * What happened in a workspace between two instants (both inclusive, at a minute's precision): instances started
+     * and ended, escalations, and the durations of the completed ones, summed over every replica.
+     */
+    WindowBucket window(String workspace, Instant from, Instant to);
 
     Optional<CallbackOwner> callbackOwner(String callbackId);
 

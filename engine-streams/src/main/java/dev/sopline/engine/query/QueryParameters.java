@@ -16,6 +16,11 @@ final class QueryParameters {
 
     private QueryParameters() {}
 
+    /** The parameters of a window query: the workspace and both bounds in epoch milliseconds. */
+    static Map<String, Object> window(String workspace, java.time.Instant from, java.time.Instant to) {
+        return Map.of("workspace", workspace, "from", from.toEpochMilli(), "to", to.toEpochMilli());
+    }
+
     static String encode(Map<String, Object> parameters) {
         return parameters.entrySet().stream()
                 .filter(entry -> entry.getValue() != null)

@@ -6,6 +6,7 @@ import dev.sopline.schemas.json.Json;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
+import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
@@ -34,6 +35,7 @@ public final class QueryServer implements AutoCloseable {
     static final String LOCAL_INSTANCES = "/internal/instances";
     static final String LOCAL_PENDING = "/internal/pending";
     static final String LOCAL_COUNTS = "/internal/counts";
+    static final String LOCAL_WINDOW = "/internal/window";
     static final String ROUTED = "/query/";
     static final String REPLICAS = "/query/replicas";
     static final String RETRY_AFTER_SECONDS = "1";
@@ -155,6 +157,8 @@ public final class QueryServer implements AutoCloseable {
             case "pending" -> Optional.of(reader.pendingSteps(required(parameters, "workspace"), QueryParameters.pendingFilter(parameters),
                     parameters.get("cursor"), limit));
             case "counts" -> Optional.of(reader.counts(required(parameters, "workspace")));
+            case "window" -> Optional.of(reader.window(required(parameters, "workspace"),
+                    Instant.ofEpochMilli(Long.parseLong(required(parameters, "from"))), Instant.ofEpochMilli(Long.parseLong(required(parameters, "to")))));
             case "callback" -> reader.callbackOwner(required(parameters, "id"));
             case "process" -> reader.process(required(parameters, "workspace"), required(parameters, "name"));
             case "processes" -> Optional.of(reader.processes(required(parameters, "workspace")));

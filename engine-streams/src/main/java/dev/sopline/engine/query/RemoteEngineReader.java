@@ -4,6 +4,8 @@ import dev.sopline.engine.state.ProcessVersions;
 import dev.sopline.schemas.instance.CallbackOwner;
 import dev.sopline.schemas.instance.InstanceView;
 import dev.sopline.schemas.instance.PendingStep;
+import dev.sopline.engine.state.WindowBucket;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -53,6 +55,12 @@ public final class RemoteEngineReader implements EngineReader {
     @Override
     public WorkspaceCounts counts(String workspace) {
         return client.get(baseUrl, "/query/counts", Map.of("workspace", workspace), new TypeReference<WorkspaceCounts>() {}).orElseThrow();
+    }
+
+    @Override
+    public WindowBucket window(String workspace, Instant from, Instant to) {
+        return client.get(baseUrl, "/query/window", QueryParameters.window(workspace, from, to), new TypeReference<WindowBucket>() {})
+                .orElseThrow();
     }
 
     @Override

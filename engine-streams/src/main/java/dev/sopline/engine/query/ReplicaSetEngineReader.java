@@ -8,6 +8,8 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
+import dev.sopline.engine.state.WindowBucket;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -162,6 +164,11 @@ public final class ReplicaSetEngineReader implements EngineReader, AutoCloseable
     @Override
     public WorkspaceCounts counts(String workspace) {
         return ask(reader -> reader.counts(workspace));
+    }
+
+    @Override
+    public WindowBucket window(String workspace, Instant from, Instant to) {
+        return ask(reader -> reader.window(workspace, from, to));
     }
 
     @Override

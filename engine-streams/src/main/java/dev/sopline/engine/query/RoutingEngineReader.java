@@ -5,6 +5,8 @@ import dev.sopline.engine.topology.EngineTopology;
 import dev.sopline.schemas.instance.CallbackOwner;
 import dev.sopline.schemas.instance.InstanceView;
 import dev.sopline.schemas.instance.PendingStep;
+import dev.sopline.engine.state.WindowBucket;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
@@ -125,6 +127,14 @@ public final class RoutingEngineReader implements EngineReader {
         List<WorkspaceCounts> parts = fanOut(() -> local.counts(workspace),
                 host -> replicas.get(url(host), QueryServer.LOCAL_COUNTS, Map.of("workspace", workspace), new TypeReference<WorkspaceCounts>() {}));
         return parts.stream().reduce(WorkspaceCounts::plus).orElseThrow();
+    }
+
+    @Override
+    public WindowBucket window(String workspace, Instant from, Instant to) {
+        List<WindowBucket> parts = fanOut(() -> local.window(workspace, from, to),
+                host -> replicas.get(url(host), QueryServer.LOCAL_WINDOW, QueryParameters.window(workspace, from, to),
+                        new TypeReference<WindowBucket>() {}));
+        return parts.stream().reduce(WindowBucket::plus).orElseThrow();
     }
 
     @Override

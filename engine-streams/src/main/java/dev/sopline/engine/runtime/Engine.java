@@ -9,6 +9,8 @@ import dev.sopline.engine.query.RoutingEngineReader;
 import dev.sopline.engine.topology.EngineConfig;
 import dev.sopline.engine.topology.EngineTopics;
 import dev.sopline.engine.topology.EngineTopology;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Metrics;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.Map;
@@ -35,9 +37,10 @@ public final class Engine implements AutoCloseable {
     private final EngineReader reader;
     private final QueryServer queryServer;
     private final StreamThreadFailures threadFailures;
+    private final EngineMetrics metrics;
 
     private Engine(EngineSettings settings, KafkaStreams streams, ResultRelay relay, EngineQueries queries, EngineReader reader,
-                   QueryServer queryServer, StreamThreadFailures threadFailures) {
+                   QueryServer queryServer, StreamThreadFailures threadFailures, EngineMetrics metrics) {
         this.settings = settings;
         this.streams = streams;
         this.relay = relay;
@@ -45,16 +48,28 @@ public final class Engine implements AutoCloseable {
         this.reader = reader;
         this.queryServer = queryServer;
         this.threadFailures = threadFailures;
+        this.metrics = metrics;
     }
 
+    /**
+     * Starts a replica whose metrics go to Micrometer's global registry, which a Spring Boot application (the gateway,
+     * the standalone platform) feeds into its own registries, and so into {@code /actuator/prometheus}.
+     */
     public static Engine start(EngineSettings settings) {
+        return start(settings, Metrics.globalRegistry);
+    }
+
+    public static Engine start(EngineSettings settings, MeterRegistry registry) {
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, settings.bootstrapServers()))) {
             EngineTopics.ensure(admin, settings.partitions(), settings.replication());
         }
         CallbackIds callbackIds = new CallbackIds(EngineSecret.resolve(settings));
+        EngineMetrics metrics = new EngineMetrics(registry);
         KafkaStreams streams = new KafkaStreams(
                 EngineTopology.build(new EngineConfig(settings.timerInterval(), callbackIds, EngineConfig.DEFAULT_FIRES_PER_PUNCTUATION,
-                        new InstanceBudget(settings.instanceMaxBytes()))), settings.streamsProperties());
+                        new InstanceBudget(settings.instanceMaxBytes()))
+                        .withRetention(settings.retention())
+                        .withMetrics(metrics.commands())), settings.streamsProperties());
         StreamThreadFailures threadFailures = new StreamThreadFailures();
         // A failure Kafka Streams did not recover from itself: the thread is replaced, and health counts it, so a
         // thread that keeps failing on the same input turns the engine unhealthy instead of looping unseen.
@@ -64,6 +79,7 @@ public final class Engine implements AutoCloseable {
             return StreamThreadExceptionResponse.REPLACE_THREAD;
         });
         EngineQueries queries = new EngineQueries(streams);
+        metrics.bind(streams, queries, settings.bootstrapServers());
         EngineReader reader = new RoutingEngineReader(streams, settings.advertisedHost().orElse(null), queries);
         QueryServer server = null;
         if (settings.advertisedHost().isPresent()) {
@@ -77,7 +93,7 @@ public final class Engine implements AutoCloseable {
         ResultRelay relay = ResultRelay.start(settings);
         LOG.info("Engine started: application {} on {}, commit interval {} ms, state in {}", settings.applicationId(),
                 settings.bootstrapServers(), settings.commitInterval().toMillis(), settings.stateDir());
-        return new Engine(settings, streams, relay, queries, reader, server, threadFailures);
+        return new Engine(settings, streams, relay, queries, reader, server, threadFailures, metrics);
     }
 
     /** Healthy: the topology and the result relay are both running. */
@@ -126,6 +142,7 @@ public final class Engine implements AutoCloseable {
         relay.close();
         streams.close(CloseOptions.groupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP)
                 .withTimeout(Duration.ofSeconds(30)));
+        metrics.close();
     }
 
     /** Closes without the chance to commit, as a crash would, for tests of recovery. */
@@ -133,6 +150,7 @@ public final class Engine implements AutoCloseable {
         stopQueries();
         relay.closeAbruptly();
         streams.close(Duration.ZERO);
+        metrics.close();
     }
 
     private void stopQueries() {

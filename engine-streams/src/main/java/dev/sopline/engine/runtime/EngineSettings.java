@@ -2,9 +2,13 @@ package dev.sopline.engine.runtime;
 
 import dev.sopline.engine.decision.InstanceBudget;
 import dev.sopline.engine.topology.WorkspaceEventTopics;
+import dev.sopline.engine.topology.EngineConfig;
+import dev.sopline.schemas.definition.Durations;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.format.DateTimeParseException;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -35,6 +39,7 @@ import org.apache.kafka.streams.errors.LogAndContinueExceptionHandler;
  * @param eventsTopicPerWorkspace whether each workspace's events are also written to its own topic
  *     {@code sop.events.<workspace>} ({@code SOP_EVENTS_TOPIC_PER_WORKSPACE}, default false), so that Kafka ACLs can
  *     give a subscriber one workspace alone
+ * @param retention how long a finished instance is kept ({@code SOP_RETENTION}, default 30 days), see {@link #retention}
  */
 public record EngineSettings(
         String bootstrapServers,
@@ -49,7 +54,8 @@ public record EngineSettings(
         Duration timerInterval,
         String engineSecret,
         long instanceMaxBytes,
-        boolean eventsTopicPerWorkspace) {
+        boolean eventsTopicPerWorkspace,
+        Duration retention) {
 
     public static final Duration DEFAULT_COMMIT_INTERVAL = Duration.ofMillis(100);
 
@@ -68,37 +74,63 @@ public record EngineSettings(
                 Duration.ofMillis(Long.parseLong(env.getOrDefault("SOP_ENGINE_TIMER_INTERVAL_MS", "100"))),
                 env.get("SOP_ENGINE_SECRET"),
                 Long.parseLong(env.getOrDefault("SOP_INSTANCE_MAX_BYTES", String.valueOf(InstanceBudget.DEFAULT_MAX_BYTES))),
-                Boolean.parseBoolean(env.getOrDefault("SOP_EVENTS_TOPIC_PER_WORKSPACE", "false")));
+                Boolean.parseBoolean(env.getOrDefault("SOP_EVENTS_TOPIC_PER_WORKSPACE", "false")),
+                retention(env.get("SOP_RETENTION")));
+    }
+
+    /**
+     * {@code SOP_RETENTION}: the short form of process files ({@code 30d}, {@code 12h}, {@code 90m}, {@code 45s}) or
+     * ISO-8601 ({@code P30D}, {@code PT12H}); unset or blank means 30 days. Anything else stops the start with a message.
+     */
+    static Duration retention(String text) {
+        if (text == null || text.isBlank()) {
+            return EngineConfig.DEFAULT_RETENTION;
+        }
+        Optional<Duration> parsed = Durations.parse(text);
+        if (parsed.isEmpty()) {
+            try {
+                parsed = Optional.of(Duration.parse(text.trim())).filter(duration -> !duration.isNegative() && !duration.isZero());
+            } catch (DateTimeParseException notIso) {
+                parsed = Optional.empty();
+            }
+        }
+        return parsed.orElseThrow(() -> new IllegalArgumentException(
+                "Expected SOP_RETENTION to be a positive duration such as 30d, 12h or P30D, but it is '" + text + "'"));
+    }
+
+    public EngineSettings withRetention(Duration newRetention) {
+        return new EngineSettings(bootstrapServers, applicationId, stateDir, partitions, replication, standbyReplicas, commitInterval,
+                streamThreads, advertisedEndpoint, timerInterval, engineSecret, instanceMaxBytes, eventsTopicPerWorkspace, newRetention);
     }
 
     public EngineSettings withStateDir(Path dir) {
         return new EngineSettings(bootstrapServers, applicationId, dir, partitions, replication, standbyReplicas, commitInterval,
-                streamThreads, advertisedEndpoint, timerInterval, engineSecret, instanceMaxBytes, eventsTopicPerWorkspace);
+                streamThreads, advertisedEndpoint, timerInterval, engineSecret, instanceMaxBytes, eventsTopicPerWorkspace, retention);
     }
 
     public EngineSettings withBootstrapServers(String servers) {
         return new EngineSettings(servers, applicationId, stateDir, partitions, replication, standbyReplicas, commitInterval,
-                streamThreads, advertisedEndpoint, timerInterval, engineSecret, instanceMaxBytes, eventsTopicPerWorkspace);
+                streamThreads, advertisedEndpoint, timerInterval, engineSecret, instanceMaxBytes, eventsTopicPerWorkspace, retention);
     }
 
     public EngineSettings withAdvertisedEndpoint(String endpoint) {
         return new EngineSettings(bootstrapServers, applicationId, stateDir, partitions, replication, standbyReplicas, commitInterval,
-                streamThreads, endpoint, timerInterval, engineSecret, instanceMaxBytes, eventsTopicPerWorkspace);
+                streamThreads, endpoint, timerInterval, engineSecret, instanceMaxBytes, eventsTopicPerWorkspace, retention);
     }
 
     public EngineSettings withEngineSecret(String secret) {
         return new EngineSettings(bootstrapServers, applicationId, stateDir, partitions, replication, standbyReplicas, commitInterval,
-                streamThreads, advertisedEndpoint, timerInterval, secret, instanceMaxBytes, eventsTopicPerWorkspace);
+                streamThreads, advertisedEndpoint, timerInterval, secret, instanceMaxBytes, eventsTopicPerWorkspace, retention);
     }
 
     public EngineSettings withInstanceMaxBytes(long bytes) {
         return new EngineSettings(bootstrapServers, applicationId, stateDir, partitions, replication, standbyReplicas, commitInterval,
-                streamThreads, advertisedEndpoint, timerInterval, engineSecret, bytes, eventsTopicPerWorkspace);
+                streamThreads, advertisedEndpoint, timerInterval, engineSecret, bytes, eventsTopicPerWorkspace, retention);
     }
 
     public EngineSettings withEventsTopicPerWorkspace(boolean perWorkspace) {
         return new EngineSettings(bootstrapServers, applicationId, stateDir, partitions, replication, standbyReplicas, commitInterval,
-                streamThreads, advertisedEndpoint, timerInterval, engineSecret, instanceMaxBytes, perWorkspace);
+                streamThreads, advertisedEndpoint, timerInterval, engineSecret, instanceMaxBytes, perWorkspace, retention);
     }
 
     /** Shows every setting but the secret. */
@@ -109,7 +141,7 @@ public record EngineSettings(
                 + "commitInterval=%s, streamThreads=%d, advertisedEndpoint=%s, timerInterval=%s, engineSecret=%s, instanceMaxBytes=%d, "
                 .formatted(commitInterval, streamThreads, advertisedEndpoint, timerInterval, engineSecret == null ? "generated" : "set",
                         instanceMaxBytes)
-                + "eventsTopicPerWorkspace=%s]".formatted(eventsTopicPerWorkspace);
+                + "eventsTopicPerWorkspace=%s, retention=%s]".formatted(eventsTopicPerWorkspace, retention);
     }
 
     /** The {@code host:port} other replicas reach this one's queries at, when there are several replicas. */

@@ -20,4 +20,8 @@ public final class InstanceStore {
     public void put(Instance instance) {
         store.put(InstanceKeys.key(instance.workspace(), instance.id()), instance);
     }
+
+    public void delete(Instance instance) {
+        store.delete(InstanceKeys.key(instance.workspace(), instance.id()));
+    }
 }

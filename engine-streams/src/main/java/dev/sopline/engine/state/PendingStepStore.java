@@ -2,12 +2,19 @@ package dev.sopline.engine.state;
 
 import dev.sopline.schemas.definition.ProcessDefinition;
 import dev.sopline.schemas.instance.PendingStep;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Predicate;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 
 /**
  * Index of the step attempts waiting to be resolved, kept beside the instances so that the pending feed is a range
  * scan instead of a scan of every instance. Key: {@code <workspace>|<ready time>|<instance id>|<step id>}, so a
- * workspace's entries come out oldest first.
+ * workspace's entries come out oldest first. Stored on disk with a changelog like the instances, so a task that
+ * starts finds it ready instead of rebuilding it from every instance, and open steps' inputs stay off the heap.
  */
 public final class PendingStepStore {
 
@@ -37,22 +44,49 @@ public final class PendingStepStore {
         return workspace + "|";
     }
 
-    /** Brings the index in line with one instance's change: the steps ready before and after. */
+    /**
+     * Brings the index in line with one instance's change: the steps pending before and after. Either side may be
+     * null (started, removed). Every active step of an instance has its own entry, however many there are.
+     */
     public void update(Instance before, Instance after, ProcessDefinition definition) {
         if (before != null) {
-            for (StepRun step : before.steps()) {
-                if (step.isReady()) {
-                    // put(key, null) deletes without reading back the old entry, which delete() deserialises to return.
-                    store.put(key(before.workspace(), step.readyAt().toEpochMilli(), before.id(), step.id()), null);
+            for (StepRun step : pendingStepsOf(before)) {
+                // put(key, null) deletes without reading back the old entry, which delete() deserialises to return.
+                store.put(key(before.workspace(), step.readyAt().toEpochMilli(), before.id(), step.id()), null);
+            }
+        }
+        if (after != null) {
+            for (StepRun step : pendingStepsOf(after)) {
+                store.put(key(after.workspace(), step.readyAt().toEpochMilli(), after.id(), step.id()), PendingSteps.of(after, step, definition));
+            }
+        }
+    }
+
+    /** The steps of an instance the feed lists: each step that is active and offered, while the instance goes on. */
+    public static List<StepRun> pendingStepsOf(Instance instance) {
+        if (instance.isTerminal()) {
+            return List.of();
+        }
+        return instance.steps().stream().filter(StepRun::isReady).toList();
+    }
+
+    /**
+     * Up to {@code max} entries of a workspace that match, oldest first, after {@code cursor} (a position, see
+     * {@link #positionOf}) if given. Stops once it has them.
+     */
+    public static List<PendingStep> oldest(ReadOnlyKeyValueStore<String, PendingStep> store, String workspace,
+                                           Predicate<PendingStep> filter, String cursor, int max) {
+        String prefix = workspacePrefix(workspace);
+        String from = cursor == null ? prefix : prefix + cursor;
+        List<PendingStep> found = new ArrayList<>();
+        try (KeyValueIterator<String, PendingStep> iterator = store.range(from, prefix + "~")) {
+            while (iterator.hasNext() && found.size() < max) {
+                KeyValue<String, PendingStep> entry = iterator.next();
+                if (!entry.key.equals(from) && filter.test(entry.value)) {
+                    found.add(entry.value);
                 }
             }
         }
-        if (after != null && !after.isTerminal()) {
-            for (StepRun step : after.steps()) {
-                if (step.isReady()) {
-                    store.put(key(after.workspace(), step.readyAt().toEpochMilli(), after.id(), step.id()), PendingSteps.of(after, step, definition));
-                }
-            }
-        }
+        return found;
     }
 }

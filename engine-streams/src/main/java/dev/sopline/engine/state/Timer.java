@@ -15,8 +15,20 @@ import java.time.Instant;
  * @param target instance id, or process name for schedule timers
  * @param stepId step id, for step timers
  * @param attempt the attempt the timer was set for
+ * @param format the stored record's format: 1 when absent (records written before formats were numbered), 2 since
+ *     {@link Kind#FORGET_WINDOW_BUCKET} exists
  */
-public record Timer(Instant dueAt, Kind kind, String workspace, String target, String stepId, int attempt) {
+public record Timer(Instant dueAt, Kind kind, String workspace, String target, String stepId, int attempt, Integer format) {
+
+    public static final int FORMAT = 2;
+
+    public Timer {
+        format = format == null ? 1 : format;
+    }
+
+    public Timer(Instant dueAt, Kind kind, String workspace, String target, String stepId, int attempt) {
+        this(dueAt, kind, workspace, target, stepId, attempt, FORMAT);
+    }
 
     public enum Kind {
         /** The backoff of a failed automated attempt has passed: offer the next attempt. */
@@ -26,10 +38,17 @@ public record Timer(Instant dueAt, Kind kind, String workspace, String target, S
         /** A schedule trigger's cron fires: start an instance. */
         SCHEDULE,
         /** An idempotency key's 24 hours are over: forget its answer. */
-        FORGET_IDEMPOTENCY
+        FORGET_IDEMPOTENCY,
+        /** A metrics window bucket is older than the longest window: remove it ({@code WindowBuckets}). */
+        FORGET_WINDOW_BUCKET;
+
+        /** Kinds that only clean up a store at punctuation: decisions already ignore what they remove. */
+        public boolean onlyCleansUp() {
+            return this == FORGET_IDEMPOTENCY || this == FORGET_WINDOW_BUCKET;
+        }
     }
 
-    /** The command that fires this timer; not for {@link Kind#FORGET_IDEMPOTENCY}, which only cleans up a store. */
+    /** The command that fires this timer; not for the kinds that only clean up a store ({@link Kind#onlyCleansUp}). */
     public FireTimer fireCommand() {
         return new FireTimer(workspace, FireTimer.Kind.valueOf(kind.name()), target, stepId, attempt, dueAt);
     }

@@ -2,6 +2,7 @@ package dev.sopline.engine.topology;
 
 import dev.sopline.engine.decision.CallbackIds;
 import dev.sopline.engine.decision.InstanceBudget;
+import dev.sopline.engine.processor.CommandMetrics;
 import java.time.Duration;
 
 /**
@@ -13,11 +14,19 @@ import java.time.Duration;
  *     backlog after downtime is worked off over several punctuations instead of holding the stream thread in one
  * @param instanceBudget how much data one instance may hold, so no record the engine writes for it passes the
  *     broker's limit
+ * @param retention how long a finished instance is kept before it is removed with everything that belongs to it
+ * @param metrics where each decided command is reported
  */
-public record EngineConfig(Duration timerInterval, CallbackIds callbackIds, int firesPerPunctuation, InstanceBudget instanceBudget) {
+public record EngineConfig(Duration timerInterval, CallbackIds callbackIds, int firesPerPunctuation, InstanceBudget instanceBudget,
+                           Duration retention, CommandMetrics metrics) {
 
     public static final Duration DEFAULT_TIMER_INTERVAL = Duration.ofMillis(100);
     public static final int DEFAULT_FIRES_PER_PUNCTUATION = 500;
+    public static final Duration DEFAULT_RETENTION = Duration.ofDays(30);
+
+    public EngineConfig(Duration timerInterval, CallbackIds callbackIds, int firesPerPunctuation, InstanceBudget instanceBudget) {
+        this(timerInterval, callbackIds, firesPerPunctuation, instanceBudget, DEFAULT_RETENTION, CommandMetrics.NONE);
+    }
 
     public EngineConfig(Duration timerInterval, CallbackIds callbackIds) {
         this(timerInterval, callbackIds, DEFAULT_FIRES_PER_PUNCTUATION);
@@ -25,5 +34,13 @@ public record EngineConfig(Duration timerInterval, CallbackIds callbackIds, int 
 
     public EngineConfig(Duration timerInterval, CallbackIds callbackIds, int firesPerPunctuation) {
         this(timerInterval, callbackIds, firesPerPunctuation, InstanceBudget.defaults());
+    }
+
+    public EngineConfig withRetention(Duration newRetention) {
+        return new EngineConfig(timerInterval, callbackIds, firesPerPunctuation, instanceBudget, newRetention, metrics);
+    }
+
+    public EngineConfig withMetrics(CommandMetrics newMetrics) {
+        return new EngineConfig(timerInterval, callbackIds, firesPerPunctuation, instanceBudget, retention, newMetrics);
     }
 }

@@ -3,11 +3,14 @@ package dev.sopline.engine.topology;
 import dev.sopline.engine.processor.CommandProcessor;
 import dev.sopline.engine.processor.EventTopicsProcessor;
 import dev.sopline.engine.processor.GlobalStoreUpdater;
+import dev.sopline.engine.state.FinishedInstance;
 import dev.sopline.engine.state.IdempotencyRecord;
 import dev.sopline.engine.state.Instance;
+import dev.sopline.engine.state.ProcessCounters;
 import dev.sopline.engine.state.ProcessVersions;
 import dev.sopline.engine.state.Timer;
 import dev.sopline.engine.state.WaitingStart;
+import dev.sopline.engine.state.WindowBucket;
 import dev.sopline.schemas.command.Command;
 import dev.sopline.schemas.command.CommandReply;
 import dev.sopline.schemas.definition.StepType;
@@ -40,6 +43,10 @@ public final class EngineTopology {
     public static final String WAITING_STARTS_STORE = "waiting-starts";
     public static final String DEFINITIONS_STORE = "definitions";
     public static final String CALLBACKS_STORE = "callbacks";
+    public static final String INSTANCE_INDEX_STORE = "instance-index";
+    public static final String FINISHED_STORE = "finished-instances";
+    public static final String COUNTERS_STORE = "metric-counters";
+    public static final String WINDOW_STORE = "metric-window";
 
     static final String COMMANDS_SOURCE = "commands-source";
     static final String COMMAND_PROCESSOR = "command-processor";
@@ -83,9 +90,18 @@ public final class EngineTopology {
                 new JsonSerde<>(ProcessVersions.class)), COMMAND_PROCESSOR);
         topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(TIMERS_STORE), Serdes.String(),
                 new JsonSerde<>(Timer.class)), COMMAND_PROCESSOR);
-        // The pending index is derived from the instances: kept in memory, rebuilt when the task starts, never logged.
-        topology.addStateStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(PENDING_STORE), Serdes.String(),
-                new JsonSerde<>(PendingStep.class)).withLoggingDisabled(), COMMAND_PROCESSOR);
+        // Indexes derived from the instances, written with them in one transaction: on disk and logged, so a task that
+        // starts finds them ready instead of scanning every instance (InstanceIndexes).
+        topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(PENDING_STORE), Serdes.String(),
+                new JsonSerde<>(PendingStep.class)).withCachingEnabled(), COMMAND_PROCESSOR);
+        topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(INSTANCE_INDEX_STORE), Serdes.String(),
+                Serdes.String()).withCachingEnabled(), COMMAND_PROCESSOR);
+        topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(FINISHED_STORE), Serdes.String(),
+                new JsonSerde<>(FinishedInstance.class)), COMMAND_PROCESSOR);
+        topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(COUNTERS_STORE), Serdes.String(),
+                new JsonSerde<>(ProcessCounters.class)).withCachingEnabled(), COMMAND_PROCESSOR);
+        topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(WINDOW_STORE), Serdes.String(),
+                new JsonSerde<>(WindowBucket.class)).withCachingEnabled(), COMMAND_PROCESSOR);
         topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(IDEMPOTENCY_STORE), Serdes.String(),
                 new JsonSerde<>(IdempotencyRecord.class)), COMMAND_PROCESSOR);
         topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(WAITING_STARTS_STORE), Serdes.String(),

@@ -11,7 +11,7 @@ import com.fasterxml.jackson.annotation.JsonTypeInfo;
  * partition; process registrations are keyed by {@code <workspace>/<process name>}, so one partition decides
  * whether a version already exists.
  *
- * <p>The engine also writes commands to its own topic ({@link FireTimer}, {@link ReleaseStart}, schedule starts):
+ * <p>The engine also writes commands to its own topic ({@link FireTimer}, {@link ReleaseStart}, {@link ExpireInstance}, schedule starts):
  * whatever it decides comes from records in this one log, so replaying the log decides the same things again.
  */
 @JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "command")
@@ -24,9 +24,10 @@ import com.fasterxml.jackson.annotation.JsonTypeInfo;
     @JsonSubTypes.Type(value = ReportStepResult.class, name = "report_step_result"),
     @JsonSubTypes.Type(value = IdempotentCommand.class, name = "idempotent"),
     @JsonSubTypes.Type(value = FireTimer.class, name = "fire_timer"),
-    @JsonSubTypes.Type(value = ReleaseStart.class, name = "release_start")
+    @JsonSubTypes.Type(value = ReleaseStart.class, name = "release_start"),
+    @JsonSubTypes.Type(value = ExpireInstance.class, name = "expire_instance")
 })
-public sealed interface Command permits RegisterProcess, InstanceCommand, FireTimer, ReleaseStart {
+public sealed interface Command permits RegisterProcess, InstanceCommand, FireTimer, ReleaseStart, ExpireInstance {
 
     /** Correlates the reply; null for commands nobody waits for. */
     String commandId();

@@ -21,6 +21,7 @@ public final class ErrorCatalog {
             Map.entry("registerProcess", Map.of("422", List.of("invalid_definition"))),
             Map.entry("listInstances", Map.of("400", List.of("invalid_parameter"))),
             Map.entry("listPendingSteps", Map.of("400", List.of("invalid_parameter"))),
+            Map.entry("getMetrics", Map.of("400", List.of("invalid_request"))),
             Map.entry("createToken", Map.of("422", List.of("invalid_inputs", "invalid_request"))),
             Map.entry("createWebhook", Map.of("422", List.of("invalid_webhook_url", "invalid_request"))),
             Map.entry("createWorkspace", Map.of("409", List.of("workspace_exists"), "422", List.of("invalid_inputs"))),

@@ -61,10 +61,25 @@ public final class ProcessSchemas {
             @Schema(requiredMode = RequiredMode.REQUIRED, description = "Published processes", example = "3") Integer processes,
             @Schema(requiredMode = RequiredMode.REQUIRED) InstanceCounts instances,
             @JsonProperty("steps_pending") @Schema(requiredMode = RequiredMode.REQUIRED) StepCounts stepsPending,
-            @Schema(requiredMode = RequiredMode.REQUIRED, description = "Escalated judgment steps waiting for a person", example = "1")
+            @Schema(requiredMode = RequiredMode.REQUIRED, description = "Escalated judgment steps waiting for a person; with "
+                    + "window, the escalations that happened in the window", example = "1")
             Long escalations,
+            @Schema(description = "With window only: the window asked for, as given", example = "1h") String window,
+            @Schema(description = "With window only: instances started in the window", example = "12") Long started,
+            @Schema(description = "With window only: instances completed in the window", example = "10") Long completed,
+            @Schema(description = "With window only: instances failed in the window", example = "1") Long failed,
+            @Schema(description = "With window only: instances cancelled in the window", example = "0") Long cancelled,
+            @JsonProperty("duration_ms") @Schema(description = "With window only: durations of the instances completed in it")
+            WindowDurations durationMs,
             @JsonProperty("generated_at") @Schema(requiredMode = RequiredMode.REQUIRED, format = "date-time",
                     example = InstanceSchemas.TIME) String generatedAt) {}
+
+    @Schema(name = "WindowDurations", description = "completed_at − started_at of the instances completed in the window, in "
+            + "milliseconds; null when none completed. p50 and p95 within 2%, max exact.")
+    public record WindowDurations(
+            @Schema(nullable = true, example = "5400") Long p50,
+            @Schema(nullable = true, example = "60200") Long p95,
+            @Schema(nullable = true, example = "61000") Long max) {}
 
     @Schema(name = "InstanceCounts", description = "Instances by state.")
     public record InstanceCounts(
