@@ -46,6 +46,10 @@ final class PlatformProcess implements AutoCloseable {
         return new PlatformProcess(builder.start(), httpPort, kafkaPort);
     }
 
+    long pid() {
+        return process.pid();
+    }
+
     String baseUrl() {
         return "http://localhost:" + httpPort;
     }
