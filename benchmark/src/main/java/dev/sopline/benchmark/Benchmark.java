@@ -211,6 +211,7 @@ public final class Benchmark {
         Map<String, Long> requestsAfter;
         Map<String, Object> platformClients;
         Map<String, Object> loadGeneratorClients;
+        Map<String, Object> brokerRequestTimes;
         GatewayClosedLoop.Loop loop = closedLoop.start(concurrency);
         try (loop) {
             Thread.sleep(settings.ramp().toMillis());
@@ -223,6 +224,7 @@ public final class Benchmark {
             after = CpuUse.take(platform, jvm);
             requestsAfter = KafkaMetrics.brokerRequests(jvm.server());
             platformClients = KafkaMetrics.clients(jvm.server());
+            brokerRequestTimes = KafkaMetrics.brokerRequestTimes(jvm.server());
             loadGeneratorClients = KafkaMetrics.clients(ManagementFactory.getPlatformMBeanServer());
             if (flight != null) {
                 flight.stopAndSave(recording);
@@ -244,6 +246,7 @@ public final class Benchmark {
         measured.put("gets_per_instance", round(result.readsPerInstance()));
         measured.put("cpu", CpuUse.between(before, after, result.completedInWindow()));
         measured.put("broker_requests_per_instance", KafkaMetrics.perInstance(requestsBefore, requestsAfter, result.completedInWindow()));
+        measured.put("broker_request_times_ms", brokerRequestTimes);
         measured.put("platform_kafka_clients", platformClients);
         measured.put("load_generator_kafka_clients", loadGeneratorClients);
         return measured;

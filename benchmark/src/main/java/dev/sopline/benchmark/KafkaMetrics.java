@@ -34,8 +34,12 @@ final class KafkaMetrics {
                 if (name.getKeyProperty("topic") != null || name.getKeyProperty("partition") != null) {
                     continue;
                 }
+                // Only the attributes this MBean has: Kafka logs a stack trace for each one asked for that it lacks.
+                java.util.Set<String> present = java.util.Arrays.stream(server.getMBeanInfo(name).getAttributes())
+                        .map(javax.management.MBeanAttributeInfo::getName).collect(java.util.stream.Collectors.toSet());
+                String[] wanted = kind.getValue().stream().filter(present::contains).toArray(String[]::new);
                 Map<String, Double> values = new LinkedHashMap<>();
-                for (Attribute attribute : server.getAttributes(name, kind.getValue().toArray(String[]::new)).asList()) {
+                for (Attribute attribute : server.getAttributes(name, wanted).asList()) {
                     if (attribute.getValue() instanceof Number number && Double.isFinite(number.doubleValue())) {
                         values.put(attribute.getName(), Benchmark.round(number.doubleValue()));
                     }
@@ -59,6 +63,36 @@ final class KafkaMetrics {
             }
         }
         return counts;
+    }
+
+    private static final List<String> TIMED_REQUESTS = List.of("Produce", "FetchConsumer", "TxnOffsetCommit", "EndTxn", "AddPartitionsToTxn",
+            "OffsetCommit", "WriteTxnMarkers");
+    private static final List<String> REQUEST_PHASES = List.of("TotalTimeMs", "RequestQueueTimeMs", "LocalTimeMs", "RemoteTimeMs",
+            "ResponseQueueTimeMs", "ResponseSendTimeMs");
+
+    /**
+     * Where the broker's time on each kind of request went, mean ms of each phase: waiting for a request handler
+     * thread (queue), doing it (local), waiting on others such as a transaction's markers or a fetch's wait (remote),
+     * and sending the answer. Kafka's histograms favour the last few minutes.
+     */
+    static Map<String, Object> brokerRequestTimes(MBeanServerConnection server) throws Exception {
+        Map<String, Object> times = new LinkedHashMap<>();
+        for (String request : TIMED_REQUESTS) {
+            Map<String, Double> phases = new LinkedHashMap<>();
+            for (String phase : REQUEST_PHASES) {
+                ObjectName name = new ObjectName("kafka.network:type=RequestMetrics,name=" + phase + ",request=" + request);
+                if (server.isRegistered(name)) {
+                    phases.put(phase + " mean", Benchmark.round(((Number) server.getAttribute(name, "Mean")).doubleValue()));
+                    if (phase.equals("TotalTimeMs")) {
+                        phases.put(phase + " p99", Benchmark.round(((Number) server.getAttribute(name, "99thPercentile")).doubleValue()));
+                    }
+                }
+            }
+            if (!phases.isEmpty()) {
+                times.put(request, phases);
+            }
+        }
+        return times;
     }
 
     /** Requests per instance of each kind the broker served between two counts; kinds under 0.05 per instance left out. */
