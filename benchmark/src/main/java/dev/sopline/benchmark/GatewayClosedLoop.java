@@ -23,10 +23,10 @@ import tools.jackson.databind.JsonNode;
  * starting its next instance once the previous one shows {@code completed} through {@code GET /sop/:name/:id}; the
  * three no-op steps run by one automated worker of the SDK in Kafka mode, 32 steps at once, in this JVM.
  *
- * <p>A client reads the instance back once the last step's handler has returned: at once, then after pauses that
- * double from 1 ms up to a tenth of the time since the start. Polling from the start, or at a fixed short pause, would
- * load the gateway with reads that grow with the queueing they measure; this way start to completed is seen within
- * about a tenth of itself, with a few reads per instance, and the reads are counted.
+ * <p>A client reads the instance back once the last step's handler has returned: at once, then after pauses of a
+ * tenth of the time since the start (at least 1 ms). Polling from the start, or at a fixed short pause, would load
+ * the gateway with reads that grow with the queueing they measure; this way start to completed is seen within about
+ * a tenth of itself, with two or three reads per instance, and the reads are counted.
  */
 final class GatewayClosedLoop implements AutoCloseable {
 
@@ -164,7 +164,6 @@ final class GatewayClosedLoop implements AutoCloseable {
 
         /** Reads the instance until it shows a final state; returns how many reads it took. */
         private int awaitCompletedThroughGet(String id, Timeline timeline, long deadline) throws Exception {
-            long pauseMs = 0;
             int reads = 0;
             while (System.nanoTime() < deadline) {
                 HttpResponse<String> read = http.send(request("/sop/" + EngineRun.PROCESS_NAME + "/" + id).GET().build(),
@@ -182,8 +181,7 @@ final class GatewayClosedLoop implements AutoCloseable {
                     }
                 }
                 long elapsedMs = (System.nanoTime() - timeline.sent) / 1_000_000;
-                pauseMs = Math.max(1, Math.min(pauseMs * 2, elapsedMs / POLL_PAUSE_SHARE_OF_ELAPSED));
-                Thread.sleep(pauseMs);
+                Thread.sleep(Math.max(1, elapsedMs / POLL_PAUSE_SHARE_OF_ELAPSED));
             }
             return reads;
         }
