@@ -49,7 +49,10 @@ public final class Benchmark {
             command.addAll(classPath.endsWith(".jar") && !classPath.contains(java.io.File.pathSeparator)
                     ? List.of("-jar", classPath) : List.of("-cp", classPath, Benchmark.class.getName()));
             command.addAll(List.of(args));
-            System.exit(new ProcessBuilder(command).inheritIO().start().waitFor());
+            Process loadGenerator = new ProcessBuilder(command).inheritIO().start();
+            // Stopping this launcher (Ctrl-C, kill) stops the load generator, which stops the platform it started.
+            Runtime.getRuntime().addShutdownHook(new Thread(loadGenerator::destroy));
+            System.exit(loadGenerator.waitFor());
         }
         Map<String, String> options = options(args);
         Path out = Path.of(options.getOrDefault("out", "benchmark-results.json"));
