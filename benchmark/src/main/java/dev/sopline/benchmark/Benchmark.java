@@ -14,16 +14,20 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 
 /**
  * One run, one broker per commit interval: the raw Kafka floor, the engine with SDK workers, the gateway under HTTP
- * load, and the platform's peak memory, measured on a fresh platform for each commit interval asked for. Prints one
- * table with the ratios engine/floor and writes the same figures as JSON.
+ * load, instances run as users run them (started through the gateway by a closed loop of clients, completion read
+ * back through it), and the platform's peak memory, measured on a fresh platform for each commit interval asked for.
+ * Prints one table with the ratios to the floor and writes the same figures as JSON.
  *
- * <pre>java -jar benchmark/target/sopline-benchmark.jar [--instances=2000] [--commit-interval-ms=10,100] [--out=benchmark-results.json]</pre>
+ * <pre>java -jar benchmark/target/sopline-benchmark.jar [--case=engine,floor,gateway,gateway-closed-loop] [--instances=2000]
+ *     [--commit-interval-ms=10,100] [--concurrency=1,32,64] [--duration-s=30] [--profile=true] [--out=benchmark-results.json]</pre>
  */
 public final class Benchmark {
 
@@ -45,28 +49,49 @@ public final class Benchmark {
             command.addAll(classPath.endsWith(".jar") && !classPath.contains(java.io.File.pathSeparator)
                     ? List.of("-jar", classPath) : List.of("-cp", classPath, Benchmark.class.getName()));
             command.addAll(List.of(args));
-            System.exit(new ProcessBuilder(command).inheritIO().start().waitFor());
+            Process loadGenerator = new ProcessBuilder(command).inheritIO().start();
+            // Stopping this launcher (Ctrl-C, kill) stops the load generator, which stops the platform it started.
+            Runtime.getRuntime().addShutdownHook(new Thread(loadGenerator::destroy));
+            System.exit(loadGenerator.waitFor());
         }
         Map<String, String> options = options(args);
+        Path out = Path.of(options.getOrDefault("out", "benchmark-results.json"));
+        Set<String> cases = new LinkedHashSet<>(list(options.getOrDefault("case", String.join(",", ALL_CASES))));
+        if (cases.isEmpty() || !ALL_CASES.containsAll(cases)) {
+            throw new IllegalArgumentException("Expected --case to name some of " + ALL_CASES + ", but got " + cases);
+        }
         Settings settings = new Settings(
+                cases,
                 Integer.parseInt(options.getOrDefault("instances", "2000")),
                 Integer.parseInt(options.getOrDefault("sequential", "50")),
                 Integer.parseInt(options.getOrDefault("http-requests", "2000")),
                 Integer.parseInt(options.getOrDefault("http-concurrency", "16")),
                 Duration.ofSeconds(Long.parseLong(options.getOrDefault("warm-up-s", "60"))),
+                list(options.getOrDefault("concurrency", "1,32,64")).stream().map(Integer::parseInt).toList(),
+                Duration.ofSeconds(Long.parseLong(options.getOrDefault("duration-s", "30"))),
+                Duration.ofSeconds(Long.parseLong(options.getOrDefault("ramp-s", "5"))),
+                Boolean.parseBoolean(options.getOrDefault("profile", "false")) ? out.toAbsolutePath().getParent() : null,
                 Path.of(options.getOrDefault("jar", "standalone/target/sopline-standalone.jar")));
-        List<Duration> commitIntervals = java.util.Arrays.stream(options.getOrDefault("commit-interval-ms", "10,100").split(","))
-                .map(String::trim).map(Long::parseLong).map(Duration::ofMillis).toList();
-        Path out = Path.of(options.getOrDefault("out", "benchmark-results.json"));
+        List<Duration> commitIntervals = list(options.getOrDefault("commit-interval-ms", "10,100")).stream()
+                .map(Long::parseLong).map(Duration::ofMillis).toList();
 
         Instant startedAt = Instant.now();
         Map<String, Object> report = new LinkedHashMap<>();
         report.put("started_at", startedAt.toString());
         report.put("machine", Map.of("cores", Runtime.getRuntime().availableProcessors(), "os", System.getProperty("os.name") + " "
                 + System.getProperty("os.arch"), "java", System.getProperty("java.version")));
-        report.put("settings", Map.of("instances", settings.instances(), "sequential", settings.sequential(),
-                "http_requests", settings.httpRequests(), "http_concurrency", settings.httpConcurrency(), "warm_up_s", settings.warmUp().toSeconds(),
-                "commit_intervals_ms", commitIntervals.stream().map(Duration::toMillis).toList()));
+        Map<String, Object> reportedSettings = new LinkedHashMap<>();
+        reportedSettings.put("cases", List.copyOf(cases));
+        reportedSettings.put("instances", settings.instances());
+        reportedSettings.put("sequential", settings.sequential());
+        reportedSettings.put("http_requests", settings.httpRequests());
+        reportedSettings.put("http_concurrency", settings.httpConcurrency());
+        reportedSettings.put("warm_up_s", settings.warmUp().toSeconds());
+        reportedSettings.put("closed_loop_concurrency", settings.concurrency());
+        reportedSettings.put("closed_loop_duration_s", settings.duration().toSeconds());
+        reportedSettings.put("closed_loop_ramp_s", settings.ramp().toSeconds());
+        reportedSettings.put("commit_intervals_ms", commitIntervals.stream().map(Duration::toMillis).toList());
+        report.put("settings", reportedSettings);
         List<Map<String, Object>> runs = new ArrayList<>();
         for (Duration commitInterval : commitIntervals) {
             runs.add(run(settings, commitInterval));
@@ -78,12 +103,25 @@ public final class Benchmark {
         System.out.println("Took " + report.get("duration_s") + " s. Written to " + out.toAbsolutePath());
     }
 
-    private record Settings(int instances, int sequential, int httpRequests, int httpConcurrency, Duration warmUp, Path jar) {}
+    static final String ENGINE = "engine";
+    static final String FLOOR = "floor";
+    static final String GATEWAY = "gateway";
+    static final String GATEWAY_CLOSED_LOOP = "gateway-closed-loop";
+    private static final List<String> ALL_CASES = List.of(ENGINE, FLOOR, GATEWAY, GATEWAY_CLOSED_LOOP);
+
+    /**
+     * @param concurrency the closed loop's numbers of instances in flight, one case each
+     * @param duration how long each closed-loop case is measured, after {@code ramp}
+     * @param profileDirectory where to write a flight recording of the platform during the busiest closed-loop case; null for none
+     */
+    private record Settings(Set<String> cases, int instances, int sequential, int httpRequests, int httpConcurrency, Duration warmUp,
+                            List<Integer> concurrency, Duration duration, Duration ramp, Path profileDirectory, Path jar) {}
 
     /** Everything measured on one fresh platform whose engine commits every {@code commitInterval}. */
     private static Map<String, Object> run(Settings settings, Duration commitInterval) throws Exception {
         Map<String, Object> report = new LinkedHashMap<>();
         report.put("commit_interval_ms", commitInterval.toMillis());
+        String label = "Commit interval " + commitInterval.toMillis() + " ms: ";
         try (PlatformProcess platform = PlatformProcess.start(settings.jar(),
                 Map.of("SOP_ENGINE_COMMIT_INTERVAL_MS", String.valueOf(commitInterval.toMillis())))) {
             Duration ready = platform.awaitHealthy(Duration.ofSeconds(120));
@@ -91,43 +129,130 @@ public final class Benchmark {
             register(platform, EngineRun.PROCESS);
             register(platform, GatewayRun.PROCESS);
 
-            try (EngineRun run = new EngineRun(platform.bootstrapServers(), 2, 8)) {
-                // Load first: on two cores the platform's JIT compiler takes about half a core in the first minute,
-                // and a platform runs for days, not seconds. Everything is then measured closer to how it runs for good.
-                // The engine's batch follows the warm-up at once: the JIT work the floor's and the gateway's code paths
-                // bring would otherwise land in it. The floor is measured warm too, so the ratios do not flatter the engine.
-                System.out.println("Commit interval " + commitInterval.toMillis() + " ms: warming up for " + settings.warmUp().toSeconds() + " s...");
-                long warmUpEnd = System.nanoTime() + settings.warmUp().toNanos();
-                do {
-                    run.awaitAll(startMany(run, 500), Duration.ofSeconds(60));
-                } while (System.nanoTime() < warmUpEnd);
+            // Load first: on two cores the platform's JIT compiler takes about half a core in the first minute,
+            // and a platform runs for days, not seconds. Everything is then measured closer to how it runs for good.
+            if (settings.cases().contains(ENGINE)) {
+                try (EngineRun run = new EngineRun(platform.bootstrapServers(), 2, 8)) {
+                    // The engine's batch follows the warm-up at once: the JIT work the floor's and the gateway's code paths
+                    // bring would otherwise land in it. The floor is measured warm too, so the ratios do not flatter the engine.
+                    System.out.println(label + "warming up for " + settings.warmUp().toSeconds() + " s...");
+                    long warmUpEnd = System.nanoTime() + settings.warmUp().toNanos();
+                    do {
+                        run.awaitAll(startMany(run, 500), Duration.ofSeconds(60));
+                    } while (System.nanoTime() < warmUpEnd);
 
-                System.out.println("Commit interval " + commitInterval.toMillis() + " ms: measuring the engine...");
-                report.put("engine", measureEngine(run, platform, settings));
+                    System.out.println(label + "measuring the engine...");
+                    report.put("engine", measureEngine(run, platform, settings));
+                }
+            }
 
-                System.out.println("Commit interval " + commitInterval.toMillis() + " ms: measuring the Kafka floor...");
-                KafkaFloor floor = new KafkaFloor(platform.bootstrapServers());
-                Latencies perRecord = floor.roundTrip(200, Duration.ZERO);
-                Latencies onInterval = floor.roundTrip(50, commitInterval);
-                double chain = floor.threeHopThroughput(20_000, commitInterval);
-                report.put("floor", Map.of(
-                        "round_trip_commit_per_record_ms", percentiles(perRecord),
-                        "round_trip_commit_interval_ms", percentiles(onInterval),
-                        "three_hop_chain_msgs_per_s", round(chain)));
+            try (GatewayClosedLoop closedLoop = settings.cases().contains(GATEWAY_CLOSED_LOOP)
+                    ? new GatewayClosedLoop(platform.baseUrl(), PlatformProcess.TOKEN, platform.bootstrapServers(), EngineRun.WORKER_GROUP) : null) {
+                if (closedLoop != null) {
+                    // Warms the gateway's start and read paths, which the engine's batch does not take; the whole
+                    // warm-up when there was no batch.
+                    Duration warmUp = settings.cases().contains(ENGINE) ? settings.warmUp().dividedBy(4) : settings.warmUp();
+                    System.out.println(label + "warming up the closed loop through the gateway for " + warmUp.toSeconds() + " s...");
+                    try (GatewayClosedLoop.Loop loop = closedLoop.start(settings.concurrency().stream().max(Integer::compare).orElse(1))) {
+                        Thread.sleep(warmUp.toMillis());
+                    }
+                }
 
-                System.out.println("Commit interval " + commitInterval.toMillis() + " ms: measuring the gateway...");
-                GatewayRun.run(platform.baseUrl(), PlatformProcess.TOKEN, Math.min(200, settings.httpRequests()), settings.httpConcurrency());
-                GatewayRun.Result gateway = GatewayRun.run(platform.baseUrl(), PlatformProcess.TOKEN, settings.httpRequests(), settings.httpConcurrency());
-                report.put("gateway", Map.of(
-                        "requests", gateway.requests(),
-                        "requests_per_s", round(gateway.requestsPerSecond()),
-                        "latency_ms", percentiles(gateway.latencies()),
-                        "non_2xx_rate", gateway.non2xx() / (double) gateway.requests()));
+                if (settings.cases().contains(FLOOR)) {
+                    System.out.println(label + "measuring the Kafka floor...");
+                    KafkaFloor floor = new KafkaFloor(platform.bootstrapServers());
+                    Latencies perRecord = floor.roundTrip(200, Duration.ZERO);
+                    Latencies onInterval = floor.roundTrip(50, commitInterval);
+                    double chain = floor.threeHopThroughput(20_000, commitInterval);
+                    report.put("floor", Map.of(
+                            "round_trip_commit_per_record_ms", percentiles(perRecord),
+                            "round_trip_commit_interval_ms", percentiles(onInterval),
+                            "three_hop_chain_msgs_per_s", round(chain)));
+                }
+
+                if (settings.cases().contains(GATEWAY)) {
+                    System.out.println(label + "measuring the gateway...");
+                    GatewayRun.run(platform.baseUrl(), PlatformProcess.TOKEN, Math.min(200, settings.httpRequests()), settings.httpConcurrency());
+                    GatewayRun.Result gateway = GatewayRun.run(platform.baseUrl(), PlatformProcess.TOKEN, settings.httpRequests(), settings.httpConcurrency());
+                    report.put("gateway", Map.of(
+                            "requests", gateway.requests(),
+                            "requests_per_s", round(gateway.requestsPerSecond()),
+                            "latency_ms", percentiles(gateway.latencies()),
+                            "non_2xx_rate", gateway.non2xx() / (double) gateway.requests()));
+                }
+
+                if (closedLoop != null) {
+                    List<Map<String, Object>> closedLoopCases = new ArrayList<>();
+                    try (PlatformJvm jvm = PlatformJvm.attach(platform.pid())) {
+                        int busiest = settings.concurrency().stream().max(Integer::compare).orElse(1);
+                        for (int concurrency : settings.concurrency()) {
+                            System.out.println(label + "measuring the closed loop through the gateway, " + concurrency + " in flight...");
+                            Path recording = settings.profileDirectory() == null || concurrency != busiest ? null
+                                    : settings.profileDirectory().resolve("platform-c" + concurrency + "-" + commitInterval.toMillis() + "ms.jfr");
+                            closedLoopCases.add(measureClosedLoop(closedLoop, concurrency, settings, platform, jvm, recording));
+                        }
+                    }
+                    report.put("gateway_closed_loop", closedLoopCases);
+                }
             }
             report.put("platform_peak_rss_mib", platform.peakRssMiB());
         }
         report.put("ratios", ratios(report));
         return report;
+    }
+
+    /**
+     * One closed-loop case: {@code concurrency} instances in flight through the gateway for the ramp, then measured for
+     * the duration, with the CPU each process used meanwhile and, if {@code recording} is given, a flight recording of
+     * the platform over the same window.
+     */
+    private static Map<String, Object> measureClosedLoop(GatewayClosedLoop closedLoop, int concurrency, Settings settings,
+                                                         PlatformProcess platform, PlatformJvm jvm, Path recording) throws Exception {
+        CpuUse.Snapshot before;
+        CpuUse.Snapshot after;
+        Map<String, Long> requestsBefore;
+        Map<String, Long> requestsAfter;
+        Map<String, Object> platformClients;
+        Map<String, Object> loadGeneratorClients;
+        Map<String, Object> brokerRequestTimes;
+        GatewayClosedLoop.Loop loop = closedLoop.start(concurrency);
+        try (loop) {
+            Thread.sleep(settings.ramp().toMillis());
+            PlatformJvm.Recording flight = recording == null ? null : jvm.startRecording("closed-loop-c" + concurrency);
+            requestsBefore = KafkaMetrics.brokerRequests(jvm.server());
+            before = CpuUse.take(platform, jvm);
+            loop.beginMeasuring();
+            Thread.sleep(settings.duration().toMillis());
+            loop.endMeasuring();
+            after = CpuUse.take(platform, jvm);
+            requestsAfter = KafkaMetrics.brokerRequests(jvm.server());
+            platformClients = KafkaMetrics.clients(jvm.server());
+            brokerRequestTimes = KafkaMetrics.brokerRequestTimes(jvm.server());
+            loadGeneratorClients = KafkaMetrics.clients(ManagementFactory.getPlatformMBeanServer());
+            if (flight != null) {
+                flight.stopAndSave(recording);
+                System.out.println("Flight recording of the platform written to " + recording);
+            }
+        }
+        GatewayClosedLoop.Result result = loop.result();
+        Map<String, Object> measured = new LinkedHashMap<>();
+        measured.put("concurrency", concurrency);
+        measured.put("started", result.started());
+        measured.put("completed_while_measuring", result.completedInWindow());
+        measured.put("instances_per_s", round(result.instancesPerSecond()));
+        measured.put("start_call_ms", percentiles(result.startCall()));
+        measured.put("start_to_first_step_ms", percentiles(result.startToFirstStep()));
+        measured.put("handoff_ms", percentiles(result.handoff()));
+        measured.put("start_to_completed_ms", percentiles(result.startToCompleted()));
+        measured.put("start_errors", result.startErrors());
+        measured.put("unfinished", result.unfinished());
+        measured.put("gets_per_instance", round(result.readsPerInstance()));
+        measured.put("cpu", CpuUse.between(before, after, result.completedInWindow()));
+        measured.put("broker_requests_per_instance", KafkaMetrics.perInstance(requestsBefore, requestsAfter, result.completedInWindow()));
+        measured.put("broker_request_times_ms", brokerRequestTimes);
+        measured.put("platform_kafka_clients", platformClients);
+        measured.put("load_generator_kafka_clients", loadGeneratorClients);
+        return measured;
     }
 
     /** Throughput and latency of {@code settings.instances()} at once, then latency of instances started one at a time. */
@@ -137,7 +262,7 @@ public final class Benchmark {
             run.awaitAll(startMany(run, 1), Duration.ofSeconds(30));
         }
         Duration platformCpuBefore = platform.cpuTime();
-        Duration loadCpuBefore = ownCpuTime();
+        Duration loadCpuBefore = CpuUse.ownCpuTime();
         List<String> batch = startMany(run, settings.instances());
         long firstStart = System.nanoTime();
         run.awaitAll(batch, Duration.ofSeconds(180));
@@ -147,7 +272,7 @@ public final class Benchmark {
         engine.put("instances_per_s", round(completed / seconds));
         // Where the cores went: the platform's share and the load generator's, per instance completed.
         engine.put("platform_cpu_ms_per_instance", round(platform.cpuTime().minus(platformCpuBefore).toNanos() / 1e6 / completed));
-        engine.put("load_generator_cpu_ms_per_instance", round(ownCpuTime().minus(loadCpuBefore).toNanos() / 1e6 / completed));
+        engine.put("load_generator_cpu_ms_per_instance", round(CpuUse.ownCpuTime().minus(loadCpuBefore).toNanos() / 1e6 / completed));
         engine.put("start_to_completed_ms", percentiles(run.startToCompleted(batch)));
         engine.put("handoff_ms", percentiles(run.handoffs(batch)));
         run.followDecisions();
@@ -163,11 +288,6 @@ public final class Benchmark {
         return engine;
     }
 
-    /** CPU time of this JVM: the workers, the load and the event subscriber. */
-    private static Duration ownCpuTime() {
-        return ProcessHandle.current().info().totalCpuDuration().orElse(Duration.ZERO);
-    }
-
     private static List<String> startMany(EngineRun run, int count) {
         List<String> ids = new ArrayList<>();
         for (int i = 0; i < count; i++) {
@@ -177,23 +297,50 @@ public final class Benchmark {
         return ids;
     }
 
+    /** The measures over the floor's, as far as the cases run allow. */
     @SuppressWarnings("unchecked")
     private static Map<String, Object> ratios(Map<String, Object> report) {
-        Map<String, Object> floor = (Map<String, Object>) report.get("floor");
-        Map<String, Object> engine = (Map<String, Object>) report.get("engine");
-        double floorPerRecord = ((Map<String, Double>) floor.get("round_trip_commit_per_record_ms")).get("p50");
-        double floorInterval = ((Map<String, Double>) floor.get("round_trip_commit_interval_ms")).get("p50");
-        double handoff = ((Map<String, Double>) engine.get("sequential_handoff_ms")).get("p50");
-        double sequential = ((Map<String, Double>) engine.get("sequential_start_to_completed_ms")).get("p50");
-        double decided = ((Map<String, Double>) engine.get("sequential_start_to_decided_ms")).get("p50");
         Map<String, Object> ratios = new LinkedHashMap<>();
-        ratios.put("handoff_p50_over_floor_commit_per_record_p50", round(handoff / floorPerRecord));
-        ratios.put("handoff_p50_over_floor_same_commit_interval_p50", round(handoff / floorInterval));
-        ratios.put("sequential_start_to_completed_p50_over_floor_commit_per_record_p50", round(sequential / floorPerRecord));
-        ratios.put("sequential_start_to_decided_p50_over_floor_commit_per_record_p50", round(decided / floorPerRecord));
-        ratios.put("instances_per_s_times_3_steps_over_three_hop_chain",
-                round(((Number) engine.get("instances_per_s")).doubleValue() * 3 / ((Number) floor.get("three_hop_chain_msgs_per_s")).doubleValue()));
+        Map<String, Object> floor = (Map<String, Object>) report.get("floor");
+        if (floor == null) {
+            return ratios;
+        }
+        double floorPerRecord = p50(floor.get("round_trip_commit_per_record_ms"));
+        double floorInterval = p50(floor.get("round_trip_commit_interval_ms"));
+        double chain = ((Number) floor.get("three_hop_chain_msgs_per_s")).doubleValue();
+        Map<String, Object> engine = (Map<String, Object>) report.get("engine");
+        if (engine != null) {
+            double handoff = p50(engine.get("sequential_handoff_ms"));
+            ratios.put("handoff_p50_over_floor_commit_per_record_p50", round(handoff / floorPerRecord));
+            ratios.put("handoff_p50_over_floor_same_commit_interval_p50", round(handoff / floorInterval));
+            ratios.put("sequential_start_to_completed_p50_over_floor_commit_per_record_p50",
+                    round(p50(engine.get("sequential_start_to_completed_ms")) / floorPerRecord));
+            ratios.put("sequential_start_to_decided_p50_over_floor_commit_per_record_p50",
+                    round(p50(engine.get("sequential_start_to_decided_ms")) / floorPerRecord));
+            ratios.put("instances_per_s_times_3_steps_over_three_hop_chain",
+                    round(((Number) engine.get("instances_per_s")).doubleValue() * 3 / chain));
+        }
+        List<Map<String, Object>> closedLoop = (List<Map<String, Object>>) report.get("gateway_closed_loop");
+        for (Map<String, Object> measured : closedLoop == null ? List.<Map<String, Object>>of() : closedLoop) {
+            String prefix = "closed_loop_c" + measured.get("concurrency") + "_";
+            double instancesPerSecond = ((Number) measured.get("instances_per_s")).doubleValue();
+            ratios.put(prefix + "start_call_p50_over_floor_commit_per_record_p50", round(p50(measured.get("start_call_ms")) / floorPerRecord));
+            ratios.put(prefix + "handoff_p50_over_floor_commit_per_record_p50", round(p50(measured.get("handoff_ms")) / floorPerRecord));
+            ratios.put(prefix + "start_to_completed_p50_over_floor_commit_per_record_p50",
+                    round(p50(measured.get("start_to_completed_ms")) / floorPerRecord));
+            ratios.put(prefix + "instances_per_s_times_3_steps_over_three_hop_chain", round(instancesPerSecond * 3 / chain));
+            if (engine != null) {
+                // Through the front door against the Kafka-direct batch: what the gateway and the read-back cost.
+                ratios.put(prefix + "instances_per_s_over_kafka_direct_batch",
+                        round(instancesPerSecond / ((Number) engine.get("instances_per_s")).doubleValue()));
+            }
+        }
         return ratios;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static double p50(Object percentiles) {
+        return ((Map<String, Double>) percentiles).get("p50");
     }
 
     static Map<String, Double> percentiles(Latencies latencies) {
@@ -219,6 +366,10 @@ public final class Benchmark {
         if (response.statusCode() != 201) {
             throw new IllegalStateException("Registration failed: " + response.body());
         }
+    }
+
+    private static List<String> list(String commaSeparated) {
+        return java.util.Arrays.stream(commaSeparated.split(",")).map(String::trim).filter(item -> !item.isEmpty()).toList();
     }
 
     private static Map<String, String> options(String[] args) {

@@ -35,6 +35,8 @@ import org.apache.kafka.common.serialization.StringSerializer;
 final class EngineRun implements AutoCloseable {
 
     static final String PROCESS_NAME = "bench-three-steps";
+    /** The SDK workers' group; later workers of the benchmark join it to take up the step topic where it was left. */
+    static final String WORKER_GROUP = "bench-workers";
     private static final String PROCESS_VERSION = "1.0";
     static final String PROCESS = """
             engine: "0.1"
@@ -96,7 +98,7 @@ final class EngineRun implements AutoCloseable {
         following.await();
         workers = new java.util.ArrayList<>();
         for (int i = 0; i < workerCount; i++) {
-            workers.add(SopWorker.builder().kafka(bootstrap).group("bench-workers").concurrency(concurrency)
+            workers.add(SopWorker.builder().kafka(bootstrap).group(WORKER_GROUP).concurrency(concurrency)
                     .handle("bench.a", step -> handled(step.instanceId(), 0))
                     .handle("bench.b", step -> handled(step.instanceId(), 1))
                     .handle("bench.c", step -> handled(step.instanceId(), 2))

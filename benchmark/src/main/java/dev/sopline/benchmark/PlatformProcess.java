@@ -43,7 +43,14 @@ final class PlatformProcess implements AutoCloseable {
         builder.environment().putAll(extraEnv);
         builder.redirectErrorStream(true);
         builder.redirectOutput(dataDir.resolveSibling(dataDir.getFileName() + ".log").toFile());
-        return new PlatformProcess(builder.start(), httpPort, kafkaPort);
+        Process process = builder.start();
+        // A benchmark stopped half-way does not leave a platform running behind it.
+        Runtime.getRuntime().addShutdownHook(new Thread(process::destroy));
+        return new PlatformProcess(process, httpPort, kafkaPort);
+    }
+
+    long pid() {
+        return process.pid();
     }
 
     String baseUrl() {

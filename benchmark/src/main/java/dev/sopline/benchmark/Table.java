@@ -17,25 +17,32 @@ final class Table {
             Map<String, Object> floor = (Map<String, Object>) run.get("floor");
             Map<String, Object> engine = (Map<String, Object>) run.get("engine");
             Map<String, Object> gateway = (Map<String, Object>) run.get("gateway");
-            row(table, interval, "Floor: EOS round trip, commit per record", (Map<String, Double>) floor.get("round_trip_commit_per_record_ms"), "");
-            row(table, interval, "Floor: EOS round trip, commit on the interval", (Map<String, Double>) floor.get("round_trip_commit_interval_ms"), "");
-            table.append("| ").append(interval).append(" | Floor: three-hop EOS chain | | | | ")
-                    .append(floor.get("three_hop_chain_msgs_per_s")).append(" msgs/s |\n");
-            row(table, interval, "Engine: start to completed (batch)", (Map<String, Double>) engine.get("start_to_completed_ms"),
-                    engine.get("instances_per_s") + " instances/s");
-            table.append("| ").append(interval).append(" | Engine: CPU per instance (batch), platform + load generator | | | | ")
-                    .append(engine.get("platform_cpu_ms_per_instance")).append(" + ").append(engine.get("load_generator_cpu_ms_per_instance"))
-                    .append(" ms |\n");
-            row(table, interval, "Engine: step handoff (batch)", (Map<String, Double>) engine.get("handoff_ms"), "");
-            row(table, interval, "Engine: start to completed (one at a time), committed: a sop.events subscriber",
-                    (Map<String, Double>) engine.get("sequential_start_to_completed_ms"), "");
-            row(table, interval, "Engine: start to completed (one at a time), decided: GET /sop/instances/:id",
-                    (Map<String, Double>) engine.get("sequential_start_to_decided_ms"), "");
-            row(table, interval, "Engine: step handoff (one at a time)", (Map<String, Double>) engine.get("sequential_handoff_ms"), "");
-            row(table, interval, "Gateway: POST start", (Map<String, Double>) gateway.get("latency_ms"),
-                    gateway.get("requests_per_s") + " req/s, non-2xx " + gateway.get("non_2xx_rate"));
-            table.append("| ").append(interval).append(" | Peak RSS of the platform JVM | | | | ")
-                    .append(run.get("platform_peak_rss_mib")).append(" MiB |\n");
+            List<Map<String, Object>> closedLoop = (List<Map<String, Object>>) run.get("gateway_closed_loop");
+            if (floor != null) {
+                row(table, interval, "Floor: EOS round trip, commit per record", floor.get("round_trip_commit_per_record_ms"), "");
+                row(table, interval, "Floor: EOS round trip, commit on the interval", floor.get("round_trip_commit_interval_ms"), "");
+                rateRow(table, interval, "Floor: three-hop EOS chain", floor.get("three_hop_chain_msgs_per_s") + " msgs/s");
+            }
+            if (engine != null) {
+                row(table, interval, "Engine (Kafka direct): start to completed (batch)", engine.get("start_to_completed_ms"),
+                        engine.get("instances_per_s") + " instances/s");
+                rateRow(table, interval, "Engine (Kafka direct): CPU per instance (batch), platform + load generator",
+                        engine.get("platform_cpu_ms_per_instance") + " + " + engine.get("load_generator_cpu_ms_per_instance") + " ms");
+                row(table, interval, "Engine (Kafka direct): step handoff (batch)", engine.get("handoff_ms"), "");
+                row(table, interval, "Engine (Kafka direct): start to completed (one at a time), committed: a sop.events subscriber",
+                        engine.get("sequential_start_to_completed_ms"), "");
+                row(table, interval, "Engine (Kafka direct): start to completed (one at a time), decided: GET /sop/instances/:id",
+                        engine.get("sequential_start_to_decided_ms"), "");
+                row(table, interval, "Engine (Kafka direct): step handoff (one at a time)", engine.get("sequential_handoff_ms"), "");
+            }
+            if (gateway != null) {
+                row(table, interval, "Gateway: POST start", gateway.get("latency_ms"),
+                        gateway.get("requests_per_s") + " req/s, non-2xx " + gateway.get("non_2xx_rate"));
+            }
+            for (Map<String, Object> measured : closedLoop == null ? List.<Map<String, Object>>of() : closedLoop) {
+                closedLoopRows(table, interval, measured);
+            }
+            rateRow(table, interval, "Peak RSS of the platform JVM", run.get("platform_peak_rss_mib") + " MiB");
         }
         for (Map<String, Object> run : runs) {
             table.append("\nRatios at ").append(run.get("commit_interval_ms")).append(" ms: ").append(run.get("ratios"));
@@ -43,7 +50,34 @@ final class Table {
         return table.append('\n').toString();
     }
 
-    private static void row(StringBuilder table, String interval, String name, Map<String, Double> values, String rate) {
+    @SuppressWarnings("unchecked")
+    private static void closedLoopRows(StringBuilder table, String interval, Map<String, Object> measured) {
+        String name = "Closed loop through the gateway, C=" + measured.get("concurrency") + ": ";
+        row(table, interval, name + "POST start answered", measured.get("start_call_ms"),
+                measured.get("instances_per_s") + " instances/s, " + measured.get("start_errors") + " start errors, "
+                        + measured.get("unfinished") + " unfinished");
+        row(table, interval, name + "start to step 1 at the worker", measured.get("start_to_first_step_ms"), "");
+        row(table, interval, name + "step handoff", measured.get("handoff_ms"), "");
+        row(table, interval, name + "start to completed seen by GET", measured.get("start_to_completed_ms"),
+                measured.get("gets_per_instance") + " GETs per instance");
+        Map<String, Object> cpu = (Map<String, Object>) measured.get("cpu");
+        rateRow(table, interval, name + "CPU-s per 1,000 instances (% of a core): platform process (broker within it) + load generator",
+                cpuPart(cpu, "platform_process") + " (" + cpuPart(cpu, "broker") + ") + " + cpuPart(cpu, "load_generator"));
+    }
+
+    @SuppressWarnings("unchecked")
+    private static String cpuPart(Map<String, Object> cpu, String part) {
+        Map<String, Double> values = (Map<String, Double>) cpu.get(part);
+        return values.get("cpu_s_per_1000_instances") + " s (" + Math.round(values.get("pct_of_a_core")) + "%)";
+    }
+
+    private static void rateRow(StringBuilder table, String interval, String name, String rate) {
+        table.append("| ").append(interval).append(" | ").append(name).append(" | | | | ").append(rate).append(" |\n");
+    }
+
+    @SuppressWarnings("unchecked")
+    private static void row(StringBuilder table, String interval, String name, Object percentiles, String rate) {
+        Map<String, Double> values = (Map<String, Double>) percentiles;
         table.append("| ").append(interval).append(" | ").append(name).append(" | ").append(values.get("p50")).append(" | ")
                 .append(values.get("p95")).append(" | ").append(values.get("p99")).append(" | ").append(rate).append(" |\n");
     }
