@@ -377,17 +377,17 @@ public final class CommandProcessor implements Processor<String, Command, String
                         new CallbackOwner(ready.workspace(), ready.instanceId(), ready.stepId()), now);
             }
         } else if (event instanceof InstanceStateChanged changed) {
-            forward(EngineTopology.EVENTS_PUBLISHER, instanceId, withEventId(StateChangeEvents.instanceChanged(changed, now), instanceId, index, now), now);
+            forward(EngineTopology.EVENTS_PUBLISHER, instanceId, StateChangeEvents.instanceChanged(changed, now, eventId(instanceId, index, now)), now);
         } else if (event instanceof StepStateChanged changed) {
-            forward(EngineTopology.EVENTS_PUBLISHER, instanceId, withEventId(StateChangeEvents.stepChanged(changed, now), instanceId, index, now), now);
+            forward(EngineTopology.EVENTS_PUBLISHER, instanceId, StateChangeEvents.stepChanged(changed, now, eventId(instanceId, index, now)), now);
         }
     }
 
     /** Events are only published while a command record is processed, never from punctuation. */
-    private byte[] withEventId(byte[] envelope, String instanceId, int index, Instant now) {
+    private String eventId(String instanceId, int index, Instant now) {
         RecordMetadata command = context.recordMetadata()
                 .orElseThrow(() -> new IllegalStateException("Expected events to be decided while a command is processed"));
-        return EventIds.withId(envelope, EventIds.of(instanceId, command.partition(), command.offset(), index, now));
+        return EventIds.of(instanceId, command.partition(), command.offset(), index, now);
     }
 
     private void forwardReply(CommandReply reply, Instant now) {

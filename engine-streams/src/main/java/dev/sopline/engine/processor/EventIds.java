@@ -1,9 +1,6 @@
 package dev.sopline.engine.processor;
 
 import com.github.f4b6a3.ulid.Ulid;
-import dev.sopline.schemas.event.StateChangeEvents;
-import io.cloudevents.core.builder.CloudEventBuilder;
-import io.cloudevents.jackson.JsonFormat;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -18,8 +15,6 @@ import java.util.Arrays;
  */
 final class EventIds {
 
-    private static final JsonFormat FORMAT = new JsonFormat();
-
     private EventIds() {}
 
     static String of(String instanceId, int partition, long offset, int index, Instant time) {
@@ -30,13 +25,5 @@ final class EventIds {
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("Expected the JVM to provide SHA-256", e);
         }
-    }
-
-    /**
-     * The envelope with its id replaced. {@link StateChangeEvents} mints a random id and takes none, so the envelope
-     * is read and written again here rather than built a second time, to keep one definition of its fields.
-     */
-    static byte[] withId(byte[] envelope, String id) {
-        return FORMAT.serialize(CloudEventBuilder.v1(StateChangeEvents.read(envelope)).withId(id).build());
     }
 }

@@ -24,11 +24,21 @@ public final class StateChangeEvents {
     private StateChangeEvents() {}
 
     public static byte[] instanceChanged(InstanceStateChanged data, Instant time) {
-        return envelope(INSTANCE_STATE_CHANGED, data.instance().workspace(), data.instance().process(), data.instance().id(), data, time);
+        return instanceChanged(data, time, UlidCreator.getMonotonicUlid().toString());
+    }
+
+    /** The envelope with the given id: the engine derives ids from the log, so a replay publishes the same ones. */
+    public static byte[] instanceChanged(InstanceStateChanged data, Instant time, String id) {
+        return envelope(id, INSTANCE_STATE_CHANGED, data.instance().workspace(), data.instance().process(), data.instance().id(), data, time);
     }
 
     public static byte[] stepChanged(StepStateChanged data, Instant time) {
-        return envelope(STEP_STATE_CHANGED, data.workspace(), data.process(), data.instanceId(), data, time);
+        return stepChanged(data, time, UlidCreator.getMonotonicUlid().toString());
+    }
+
+    /** The envelope with the given id: the engine derives ids from the log, so a replay publishes the same ones. */
+    public static byte[] stepChanged(StepStateChanged data, Instant time, String id) {
+        return envelope(id, STEP_STATE_CHANGED, data.workspace(), data.process(), data.instanceId(), data, time);
     }
 
     public static CloudEvent read(byte[] json) {
@@ -50,10 +60,11 @@ public final class StateChangeEvents {
         return URI.create("/workspaces/" + workspace + "/processes/" + process);
     }
 
-    private static byte[] envelope(String type, String workspace, String process, String instanceId, Object data, Instant time) {
+    private static byte[] envelope(String id, String type, String workspace, String process, String instanceId, Object data,
+            Instant time) {
         byte[] body = Json.mapper().writeValueAsBytes(data);
         CloudEvent event = CloudEventBuilder.v1()
-                .withId(UlidCreator.getMonotonicUlid().toString())
+                .withId(id)
                 .withType(type)
                 .withSource(source(workspace, process))
                 .withSubject(instanceId)
