@@ -333,6 +333,8 @@ public final class CommandProcessor implements Processor<String, Command, String
             forward(EngineTopology.EVENTS_PUBLISHER, instanceId, withEventId(StateChangeEvents.instanceChanged(changed, now), instanceId, index, now), now);
         } else if (event instanceof StepStateChanged changed) {
             forward(EngineTopology.EVENTS_PUBLISHER, instanceId, withEventId(StateChangeEvents.stepChanged(changed, now), instanceId, index, now), now);
+        } else if (event instanceof dev.sopline.schemas.event.InstanceRetried retried) {
+            forward(EngineTopology.EVENTS_PUBLISHER, instanceId, withEventId(StateChangeEvents.instanceRetried(retried, now), instanceId, index, now), now);
         }
     }
 
