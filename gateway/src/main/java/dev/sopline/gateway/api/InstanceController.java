@@ -22,7 +22,10 @@ import dev.sopline.schemas.command.IdempotencyKey;
 import dev.sopline.gateway.engine.EngineAccess;
 import dev.sopline.gateway.web.ApiException;
 import dev.sopline.gateway.web.JsonBodies;
+import dev.sopline.gateway.auth.TokenRecord;
+import dev.sopline.schemas.command.Actor;
 import dev.sopline.schemas.command.CancelInstance;
+import dev.sopline.schemas.command.RetryInstance;
 import dev.sopline.schemas.command.ErrorCodes;
 import dev.sopline.schemas.command.StartInstance;
 import dev.sopline.schemas.command.SubmitStep;
@@ -48,7 +51,7 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 import tools.jackson.databind.JsonNode;
 
-/** Instances: start, read, list, cancel, and the submit that resolves a step. */
+/** Instances: start, read, list, cancel, retry, and the submit that resolves a step. */
 @RestController
 @Tag(name = ApiTags.INSTANCES, description = "Start instances of a process, follow them, resolve their steps, cancel them")
 public class InstanceController {
@@ -165,6 +168,26 @@ public class InstanceController {
         Optional<IdempotencyKey> key = idempotency.of(request, scope.workspace(request), scope.caller(request), new byte[0]);
         String base = scope.baseUrl();
         return Replies.toResponse(commands.send(IdempotencyKeys.wrap(key, cancel)), body -> ApiViews.instanceBody(body, base));
+    }
+
+    @Operation(operationId = "retryInstance", summary = "Retry a failed instance",
+            description = "No body. The failed step starts a new attempt (its `attempt` goes on from the last one) with its "
+                    + "timeout started again; in a parallel block the steps its failure cancelled become active again too. The "
+                    + "instance is `running` or `waiting` again, its `error` cleared, and a `sop.instance.retried` event is "
+                    + "published. Read-your-writes: an immediate `getInstance` shows it. An instance that is not `failed` gives "
+                    + "422 `invalid_transition`.",
+            parameters = @Parameter(in = ParameterIn.HEADER, name = "Idempotency-Key", description = IDEMPOTENCY_KEY,
+                    schema = @Schema(type = "string", maxLength = 255)),
+            responses = @ApiResponse(responseCode = "200", description = "The instance, running or waiting again",
+                    content = @Content(mediaType = "application/json", schema = @Schema(implementation = InstanceSchemas.Instance.class))))
+    @PostMapping("/sop/{name}/{id}/retry")
+    public ResponseEntity<Object> retry(@Parameter(description = NAME, example = "review") @PathVariable String name,
+                                        @Parameter(description = ID) @PathVariable String id, HttpServletRequest request) {
+        TokenRecord token = scope.token(request);
+        RetryInstance retry = new RetryInstance(newCommandId(), scope.workspace(request), id, name, Actor.token(token.id(), token.name()));
+        Optional<IdempotencyKey> key = idempotency.of(request, scope.workspace(request), scope.caller(request), new byte[0]);
+        String base = scope.baseUrl();
+        return Replies.toResponse(commands.send(IdempotencyKeys.wrap(key, retry)), body -> ApiViews.instanceBody(body, base));
     }
 
     @Operation(operationId = "submitStep", summary = "Resolve an active step with its outputs",
