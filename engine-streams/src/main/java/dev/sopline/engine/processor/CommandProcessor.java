@@ -80,6 +80,9 @@ public final class CommandProcessor implements Processor<String, Command, String
     private PendingStepStore pending;
     private KeyValueStore<String, IdempotencyRecord> idempotency;
     private WaitingStarts waitingStarts;
+    private dev.sopline.engine.state.HistoryStore history;
+    /** The command being decided, whose sender the history names. */
+    private Command deciding;
 
     public CommandProcessor(EngineConfig config) {
         this.timerInterval = config.timerInterval();
@@ -100,6 +103,7 @@ public final class CommandProcessor implements Processor<String, Command, String
         this.pending = new PendingStepStore(context.getStateStore(EngineTopology.PENDING_STORE));
         this.idempotency = context.getStateStore(EngineTopology.IDEMPOTENCY_STORE);
         this.waitingStarts = new WaitingStarts(context.getStateStore(EngineTopology.WAITING_STARTS_STORE), definitions);
+        this.history = new dev.sopline.engine.state.HistoryStore(context.getStateStore(EngineTopology.HISTORY_STORE));
         rebuildPendingIndex(context.getStateStore(EngineTopology.INSTANCES_STORE));
         context.schedule(timerInterval, PunctuationType.WALL_CLOCK_TIME, this::punctuate);
     }
@@ -130,6 +134,7 @@ public final class CommandProcessor implements Processor<String, Command, String
             return;
         }
         Instant now = Instant.ofEpochMilli(record.timestamp());
+        deciding = command;
         try {
             dispatch(command, now);
         } catch (SerializationException e) {
@@ -293,6 +298,7 @@ public final class CommandProcessor implements Processor<String, Command, String
 
     private void apply(Decision decision, Instance before, String recordKey, Instant now) {
         decision.newState().ifPresent(after -> {
+            history.append(after.workspace(), after.id(), dev.sopline.engine.decision.HistoryEntries.of(deciding, before, decision, now));
             instances.put(after);
             definitions.version(after.workspace(), after.process(), after.version())
                     .ifPresent(definition -> pending.update(before, after, definition));

@@ -27,7 +27,7 @@ class EngineTopologyNamesTest {
         }));
         description.globalStores().forEach(global -> stores.addAll(global.processor().stores()));
 
-        assertThat(stores).containsExactly("callbacks", "definitions", "idempotency", "instances", "pending-steps", "processes", "timers",
+        assertThat(stores).containsExactly("callbacks", "definitions", "idempotency", "instance-history", "instances", "pending-steps", "processes", "timers",
                 "waiting-starts");
     }
 

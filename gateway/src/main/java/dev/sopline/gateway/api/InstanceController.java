@@ -100,7 +100,7 @@ public class InstanceController {
         Optional<IdempotencyKey> key = idempotency.of(request, workspace, scope.caller(request), body);
         String instanceId = key.map(found -> commands.instanceIdOnPartitionOf(found.scope())).orElseGet(() -> UlidCreator.getMonotonicUlid().toString());
         StartInstance start = new StartInstance(newCommandId(), workspace, instanceId, name, JsonBodies.toMap(inputs), null, StartInstance.API,
-                latestVersion);
+                latestVersion, actor(request));
         return Replies.toResponse(commands.send(IdempotencyKeys.wrap(key, start)), reply -> reply);
     }
 
@@ -164,7 +164,7 @@ public class InstanceController {
     @PostMapping("/sop/{name}/{id}/cancel")
     public ResponseEntity<Object> cancel(@Parameter(description = NAME, example = "review") @PathVariable String name,
                                          @Parameter(description = ID) @PathVariable String id, HttpServletRequest request) {
-        CancelInstance cancel = new CancelInstance(newCommandId(), scope.workspace(request), id, name);
+        CancelInstance cancel = new CancelInstance(newCommandId(), scope.workspace(request), id, name, actor(request));
         Optional<IdempotencyKey> key = idempotency.of(request, scope.workspace(request), scope.caller(request), new byte[0]);
         String base = scope.baseUrl();
         return Replies.toResponse(commands.send(IdempotencyKeys.wrap(key, cancel)), body -> ApiViews.instanceBody(body, base));
@@ -183,8 +183,7 @@ public class InstanceController {
     @PostMapping("/sop/{name}/{id}/retry")
     public ResponseEntity<Object> retry(@Parameter(description = NAME, example = "review") @PathVariable String name,
                                         @Parameter(description = ID) @PathVariable String id, HttpServletRequest request) {
-        TokenRecord token = scope.token(request);
-        RetryInstance retry = new RetryInstance(newCommandId(), scope.workspace(request), id, name, Actor.token(token.id(), token.name()));
+        RetryInstance retry = new RetryInstance(newCommandId(), scope.workspace(request), id, name, actor(request));
         Optional<IdempotencyKey> key = idempotency.of(request, scope.workspace(request), scope.caller(request), new byte[0]);
         String base = scope.baseUrl();
         return Replies.toResponse(commands.send(IdempotencyKeys.wrap(key, retry)), body -> ApiViews.instanceBody(body, base));
@@ -216,14 +215,14 @@ public class InstanceController {
                         List.of(Violation.of("error.code", ViolationCode.REQUIRED, "Expected a text error code")));
             }
             submit = new SubmitStep(newCommandId(), scope.workspace(request), id, name, stepId, null,
-                    StepError.of(error.get("code").asString(), error.path("message").asString("")));
+                    StepError.of(error.get("code").asString(), error.path("message").asString("")), actor(request));
         } else {
             if (outputs == null || !outputs.isObject()) {
                 throw new ApiException(422, ErrorCodes.INVALID_OUTPUTS, "Expected the body to hold an 'outputs' object",
                         List.of(Violation.of("outputs", outputs == null ? ViolationCode.REQUIRED : ViolationCode.INVALID_TYPE,
                                 "Expected 'outputs' to be an object")));
             }
-            submit = new SubmitStep(newCommandId(), scope.workspace(request), id, name, stepId, JsonBodies.toMap(outputs), null);
+            submit = new SubmitStep(newCommandId(), scope.workspace(request), id, name, stepId, JsonBodies.toMap(outputs), null, actor(request));
         }
         Optional<IdempotencyKey> key = idempotency.of(request, scope.workspace(request), scope.caller(request), body);
         String base = scope.baseUrl();
@@ -262,6 +261,12 @@ public class InstanceController {
         return engine.queries().instanceAnswer(scope.workspace(request), id)
                 .filter(answer -> answer.value().process().equals(name))
                 .orElseThrow(() -> InstanceAbsence.of(name, id));
+    }
+
+    /** The calling token as the instance's history names it: from the authenticated token, never from the request. */
+    private Actor actor(HttpServletRequest request) {
+        TokenRecord token = scope.token(request);
+        return token == null ? null : Actor.token(token.id(), token.name());
     }
 
     static String newCommandId() {
