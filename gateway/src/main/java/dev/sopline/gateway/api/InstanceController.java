@@ -2,6 +2,7 @@ package dev.sopline.gateway.api;
 
 import com.github.f4b6a3.ulid.UlidCreator;
 import dev.sopline.gateway.api.doc.ApiTags;
+import dev.sopline.gateway.api.doc.HistorySchemas;
 import dev.sopline.gateway.api.doc.InstanceSchemas;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
@@ -29,6 +30,7 @@ import dev.sopline.schemas.command.RetryInstance;
 import dev.sopline.schemas.command.ErrorCodes;
 import dev.sopline.schemas.command.StartInstance;
 import dev.sopline.schemas.command.SubmitStep;
+import dev.sopline.schemas.instance.HistoryEntry;
 import dev.sopline.schemas.instance.InstanceState;
 import dev.sopline.schemas.instance.InstanceView;
 import dev.sopline.schemas.instance.StepError;
@@ -51,7 +53,7 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 import tools.jackson.databind.JsonNode;
 
-/** Instances: start, read, list, cancel, retry, and the submit that resolves a step. */
+/** Instances: start, read, list, cancel, retry, their history, and the submit that resolves a step. */
 @RestController
 @Tag(name = ApiTags.INSTANCES, description = "Start instances of a process, follow them, resolve their steps, cancel them")
 public class InstanceController {
@@ -152,6 +154,29 @@ public class InstanceController {
         String base = scope.baseUrl();
         Answer<InstanceView> found = find(name, id, request);
         return withStaleness(found, found.value().steps().stream().map(step -> ApiViews.step(step, base)).toList());
+    }
+
+    @Operation(operationId = "getInstanceHistory", summary = "Read an instance's history",
+            description = "Every change of the instance, oldest first: its creation (`from` null), each state change of the instance "
+                    + "and of its steps, and each new attempt of a step (`active` to `active`, with the failed attempt's error), "
+                    + "each with its time and who caused it. The body is an array; when more exist, the `Link` header holds the "
+                    + "next page's URL (`rel=\"next\"`, with its `cursor`). Kept as long as the instance.",
+            responses = @ApiResponse(responseCode = "200", description = "A page of the history",
+                    headers = @Header(name = "Link", description = "`<url>; rel=\"next\"` when more exist", schema = @Schema(type = "string")),
+                    content = @Content(mediaType = "application/json",
+                            array = @ArraySchema(schema = @Schema(implementation = HistorySchemas.Entry.class)))))
+    @GetMapping("/sop/{name}/{id}/history")
+    public ResponseEntity<List<Map<String, Object>>> history(@Parameter(description = NAME, example = "review") @PathVariable String name,
+                                                             @Parameter(description = ID) @PathVariable String id,
+                                                             @Parameter(description = "Page size, 1 to 500; default 50", example = "50")
+                                                             @RequestParam(required = false) Integer limit,
+                                                             @Parameter(description = "The cursor from the previous page's Link header")
+                                                             @RequestParam(required = false) String cursor,
+                                                             HttpServletRequest request) {
+        find(name, id, request);
+        int pageSize = Pagination.limit(limit);
+        Page<HistoryEntry> page = engine.queries().history(scope.workspace(request), id, cursor, pageSize);
+        return Pagination.respond(page.items().stream().map(HistoryViews::entry).toList(), page.nextCursor(), request);
     }
 
     @Operation(operationId = "cancelInstance", summary = "Cancel an instance",
