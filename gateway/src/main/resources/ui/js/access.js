@@ -8,6 +8,7 @@ const ACTIONS = {
   submit: { needs: 'worker', text: 'resolving steps' },
   start: { needs: 'operator', text: 'starting instances' },
   cancel: { needs: 'operator', text: 'cancelling instances' },
+  retry: { needs: 'operator', text: 'retrying instances' },
   register: { needs: 'operator', text: 'registering processes' },
 };
 

@@ -1,5 +1,5 @@
-// One instance: its state, steps, inputs and outputs, the step waiting on a person if any, and a timeline of its
-// state changes, all kept current by the instance's live stream.
+// One instance: its state, steps, inputs and outputs, the step waiting on a person if any, and its history as a
+// timeline (GET .../history: every change and who made it), all kept current by the instance's live stream.
 
 import { allows, notAllowed } from './access.js';
 import { ApiError, get, post, segment, withQuery } from './api.js';
@@ -18,7 +18,6 @@ export function instanceView(container, process, id) {
   const steps = h('div', {});
   const data = h('div', { class: 'columns' });
   const timeline = h('ol', { class: 'timeline', role: 'log', 'aria-label': 'Timeline' });
-  const entries = new Map();
   let lastState = null;
 
   fill(container,
@@ -46,9 +45,7 @@ export function instanceView(container, process, id) {
       h('section', { 'aria-labelledby': 'inputs-heading' }, h('h2', { id: 'inputs-heading' }, 'Inputs'), definitionList(instance.inputs)),
       h('section', { 'aria-labelledby': 'outputs-heading' }, h('h2', { id: 'outputs-heading' }, 'Outputs'),
         definitionList(instance.outputs, 'No outputs yet.')));
-    derivedEntries(instance).forEach((entry) => { if (!entries.has(entry.key)) entries.set(entry.key, entry); });
-    renderTimeline();
-    await renderWaiting(instance);
+    await Promise.all([renderTimeline(), renderWaiting(instance)]);
   }
 
   function renderSummary(instance) {
@@ -58,7 +55,23 @@ export function instanceView(container, process, id) {
       h('p', { class: 'meta' }, 'Started ', time(instance.started_at),
         instance.completed_at ? [' · ended ', time(instance.completed_at)] : null),
       instance.error ? h('p', { class: 'form-error' }, `Step ${instance.error.step_id} failed: ${instance.error.code}: ${instance.error.message}`) : null);
-    fill(actions, TERMINAL.includes(instance.state) ? null : cancelControl());
+    fill(actions, instance.state === 'failed' ? retryControl() : TERMINAL.includes(instance.state) ? null : cancelControl());
+  }
+
+  function retryControl() {
+    return allows('retry')
+      ? h('button', { type: 'button', onclick: retry }, 'Retry')
+      : h('p', { class: 'role-note' }, notAllowed('retry'));
+  }
+
+  async function retry() {
+    try {
+      await post(`${path}/retry`);
+      announce('The failed step starts a new attempt.');
+    } catch (error) {
+      announce(error.code === 'invalid_transition' ? 'The instance is no longer failed.' : error.message);
+    }
+    load();
   }
 
   function cancelControl() {
@@ -125,17 +138,25 @@ export function instanceView(container, process, id) {
     waiting.hidden = false;
   }
 
-  function renderTimeline() {
-    const sorted = [...entries.values()].sort((a, b) => a.at.localeCompare(b.at));
-    fill(timeline, sorted.map((entry) => h('li', {}, time(entry.at), ' ', entry.text)));
+  /** Every page of the history, oldest first; a long history stops at a bound rather than holding the page up. */
+  async function renderTimeline() {
+    const items = [];
+    let next = `${path}/history?limit=500`;
+    for (let pages = 0; next && pages < 20; pages += 1) {
+      let page;
+      try {
+        page = await get(next);
+      } catch (error) {
+        fill(timeline, h('li', { class: 'form-error' }, error.message));
+        return;
+      }
+      items.push(...page.data);
+      next = page.next;
+    }
+    fill(timeline, items.map((entry) => h('li', { 'data-kind': entry.kind }, time(entry.at), ' ', describeEntry(entry))));
   }
 
-  function onChange(event) {
-    const entry = liveEntry(event);
-    if (entry) {
-      entries.set(entry.key, entry);
-      renderTimeline();
-    }
+  function onChange() {
     refresh();
   }
 
@@ -166,41 +187,38 @@ function result(step) {
   return '';
 }
 
-/** What the instance's current view tells of its history, for changes that happened before the page opened. */
-function derivedEntries(instance) {
-  const list = [{ key: 'instance:start', at: instance.started_at, text: 'Instance started.' }];
-  for (const step of instance.steps) {
-    const label = step.name || step.id;
-    if (step.started_at) {
-      list.push({ key: `step:${step.id}:start`, at: step.started_at, text: `${label}: active.` });
-    }
-    if (step.completed_at) {
-      list.push({ key: `step:${step.id}:end`, at: step.completed_at, text: `${label}: ${step.state}.` });
-    }
+/** One history entry in words: what changed, who did it, and why when the history says. */
+function describeEntry(entry) {
+  const by = byText(entry.by || {});
+  const detail = detailText(entry.detail || {});
+  if (entry.kind === 'instance') {
+    const change = !entry.from ? `Instance started (${entry.to})`
+      : TERMINAL.includes(entry.to) ? `Instance ${entry.to} (was ${entry.from})` : `Instance ${entry.from} → ${entry.to}`;
+    return `${change} · ${by}${detail}.`;
   }
-  if (instance.completed_at && TERMINAL.includes(instance.state)) {
-    list.push({ key: 'instance:end', at: instance.completed_at, text: `Instance ${instance.state}.` });
-  }
-  return list;
+  const attempt = entry.attempt > 1 ? ` (attempt ${entry.attempt})` : '';
+  const change = entry.from === 'active' && entry.to === 'active' && !entry.detail?.escalated
+    ? 'new attempt' : `${entry.from} → ${entry.to}`;
+  return `${entry.step_id}${attempt}: ${change} · ${by}${detail}.`;
 }
 
-/** A timeline entry for a live state change; it replaces the derived entry of the same change. */
-function liveEntry(event) {
-  const change = event.data || {};
-  const at = event.time || new Date().toISOString();
-  if (event.type === 'sop.instance.state_changed') {
-    const key = !change.from ? 'instance:start' : TERMINAL.includes(change.to) ? 'instance:end' : `event:${event.id}`;
-    const text = !change.from ? `Instance started (${change.to}).`
-      : TERMINAL.includes(change.to) ? `Instance ${change.to} (was ${change.from}).` : `Instance ${change.from} → ${change.to}.`;
-    return { key, at, text };
+function byText(by) {
+  switch (by.type) {
+    case 'token': return `by ${by.name || by.id || 'a token'}`;
+    case 'worker': return `by worker ${by.name || by.id || ''}`.trim();
+    case 'agent': return `by the agent${by.id ? ` (${by.id})` : ''}`;
+    case 'callback': return 'by the third party\'s callback';
+    case 'timer': return 'by a timer';
+    default: return 'by the engine';
   }
-  if (event.type === 'sop.step.state_changed' && change.step) {
-    const step = change.step;
-    const label = step.name || step.id;
-    const key = change.from === 'pending' && change.to === 'active' ? `step:${step.id}:start`
-      : TERMINAL.includes(change.to) ? `step:${step.id}:end` : `event:${event.id}`;
-    const escalation = step.escalated && change.from === change.to ? ' (handed to a person by the agent)' : '';
-    return { key, at, text: `${label}: ${change.from} → ${change.to}${escalation}.` };
+}
+
+function detailText(detail) {
+  const parts = [];
+  if (detail.error) parts.push(`${detail.error.code}: ${detail.error.message || ''}`.trim());
+  if (detail.decision && typeof detail.decision.confidence === 'number') {
+    parts.push(`confidence ${Math.round(detail.decision.confidence * 100)}%${detail.decision.rationale ? `, ${detail.decision.rationale}` : ''}`);
   }
-  return null;
+  if (detail.proposal) parts.push(`proposed ${Object.entries(detail.proposal).map(([name, value]) => `${name} ${text(value)}`).join(', ')}`);
+  return parts.length ? ` — ${parts.join('; ')}` : '';
 }

@@ -310,6 +310,48 @@ class TaskInboxBrowserIT {
         assertThat(Files.size(Browser.SCREENSHOTS.resolve("07-instance-completed.png"))).isGreaterThan(10_000);
     }
 
+    static final String FLAKY_PROCESS = """
+            engine: "0.1"
+            process:
+              name: inbox-flaky-charge
+              version: "1.0"
+              steps:
+                - id: charge
+                  type: automated
+                  run: billing.charge
+                  retry: {max_attempts: 1}
+                  outputs: [{name: receipt}]
+            """;
+
+    @Test
+    void shouldRetryAFailedInstanceFromItsPageAndShowWhoDidWhatInItsTimeline() {
+        // given an instance whose only attempt an HTTP worker reported failed
+        assertThat(api().register(FLAKY_PROCESS).status()).isIn(200, 201);
+        String instanceId = api().start("inbox-flaky-charge", Map.of()).json().path("id").asString();
+        api().post("/sop/inbox-flaky-charge/" + instanceId + "/steps/charge/submit",
+                Map.of("error", Map.of("code", "card_declined", "message", "The bank said no")));
+        String ui = "http://localhost:" + port + "/ui/";
+
+        try (Browser browser = Browser.open(executables)) {
+            browser.open(ui + "#/instances/inbox-flaky-charge/" + instanceId);
+            browser.visible(By.id("token")).sendKeys(TOKEN, Keys.ENTER);
+            browser.waitForText(By.id("instance-state"), "failed");
+            browser.waitForText(By.cssSelector(".timeline"), "charge: active → failed · by worker bootstrap — card_declined: The bank said no.");
+
+            // when
+            browser.driver().findElement(By.xpath("//button[text()='Retry']")).click();
+
+            // then the instance runs again, and the timeline names the token that retried it
+            browser.waitForText(By.id("instance-state"), "running");
+            browser.waitForText(By.cssSelector(".timeline"), "charge (attempt 2): failed → active · by bootstrap.");
+            assertThat(browser.driver().findElement(By.cssSelector(".timeline")).getText())
+                    .contains("Instance started (running) · by bootstrap.", "Instance failed → running · by bootstrap.");
+            assertThat(browser.driver().findElements(By.xpath("//button[text()='Retry']"))).isEmpty();
+            browser.screenshot("12-instance-retried");
+        }
+        assertThat(api().get("/sop/inbox-flaky-charge/" + instanceId).json().path("steps").get(0).path("attempt").asInt()).isEqualTo(2);
+    }
+
     @Test
     void shouldShowAViewerTheirRoleAndOfferNoControlTheRoleMayNotUse() {
         assertThat(api().register(REVIEW_PROCESS).status()).isIn(200, 201);

@@ -209,21 +209,49 @@ public final class InstanceDecider {
     /** The steps become active at once, in file order, each offered to its resolver; then the instance settles. */
     private void activate(Transition transition, ProcessDefinition definition, List<String> stepIds, Instant now) {
         for (String stepId : stepIds) {
-            Instance instance = transition.instance();
-            StepDefinition stepDefinition = definition.step(stepId).orElseThrow();
-            Map<String, Object> inputs = resolve(stepDefinition.inputs(), context(instance));
-            budget.checkCopy(instance, inputs, "the inputs of step '%s'".formatted(stepDefinition.id()));
-            StepBehaviour behaviour = behaviours.of(stepDefinition.type());
-            String callbackId = behaviour.issuesCallback()
-                    ? callbackIds.of(instance.workspace(), instance.id(), stepDefinition.id(), 1) : null;
-            Instant deadline = deadline(stepDefinition, now);
-            StepRun step = instance.step(stepId).orElseThrow()
-                    .activate(behaviour.assignee(stepDefinition), 1, inputs, callbackId, now, deadline);
-            transition.updateStep(step);
-            scheduleTimeout(transition, step, deadline);
-            transition.ready(stepReady(transition.instance(), definition, stepDefinition, step));
+            activateAttempt(transition, definition, stepId, 1, now);
         }
         settle(transition);
+    }
+
+    /**
+     * Reopens a failed instance: the failed step, and every step its failure cancelled (the other branches of a
+     * parallel block), start a new attempt as if just reached, with fresh inputs, a fresh timeout and, for a webhook,
+     * a fresh callback URL; the errors are cleared and the instance settles to running or waiting. A new attempt for
+     * the cancelled steps too, so a late result of the interrupted attempt is ignored like any stale one.
+     *
+     * @return the failed step, now active with its new attempt
+     */
+    public StepRun reopen(Transition transition, ProcessDefinition definition, Instant now) {
+        Instance failed = transition.instance();
+        String failedStepId = failed.error().stepId();
+        transition.reopen(new Instance(failed.id(), failed.workspace(), failed.process(), failed.version(), failed.state(),
+                failed.inputs(), failed.outputs(), null, failed.triggerPayload(), failed.startedAt(), null, failed.steps(),
+                failed.dataBytes()));
+        for (StepRun step : failed.steps()) {
+            if (step.id().equals(failedStepId) || step.state() == StepState.CANCELLED) {
+                activateAttempt(transition, definition, step.id(), step.attempt() + 1, now);
+            }
+        }
+        settle(transition);
+        return transition.instance().step(failedStepId).orElseThrow();
+    }
+
+    /** One step becomes active with {@code attempt}, offered to its resolver, its timeout set. */
+    private void activateAttempt(Transition transition, ProcessDefinition definition, String stepId, int attempt, Instant now) {
+        Instance instance = transition.instance();
+        StepDefinition stepDefinition = definition.step(stepId).orElseThrow();
+        Map<String, Object> inputs = resolve(stepDefinition.inputs(), context(instance));
+        budget.checkCopy(instance, inputs, "the inputs of step '%s'".formatted(stepDefinition.id()));
+        StepBehaviour behaviour = behaviours.of(stepDefinition.type());
+        String callbackId = behaviour.issuesCallback()
+                ? callbackIds.of(instance.workspace(), instance.id(), stepDefinition.id(), attempt) : null;
+        Instant deadline = deadline(stepDefinition, now);
+        StepRun step = instance.step(stepId).orElseThrow()
+                .activate(behaviour.assignee(stepDefinition), attempt, inputs, callbackId, now, deadline);
+        transition.updateStep(step);
+        scheduleTimeout(transition, step, deadline);
+        transition.ready(stepReady(transition.instance(), definition, stepDefinition, step));
     }
 
     /**

@@ -4,6 +4,7 @@ import dev.sopline.engine.state.Instance;
 import dev.sopline.engine.state.StepRun;
 import dev.sopline.engine.state.Timer;
 import dev.sopline.schemas.command.CommandReply;
+import dev.sopline.schemas.event.InstanceRetried;
 import dev.sopline.schemas.event.InstanceStateChanged;
 import dev.sopline.schemas.event.StepReady;
 import dev.sopline.schemas.event.StepStateChanged;
@@ -44,6 +45,19 @@ public final class Transition {
         InstanceState from = instance.state();
         instance = ended;
         events.add(new InstanceStateChanged(from, ended.state(), ended.view()));
+    }
+
+    /**
+     * The failed instance, its error and end time cleared, as the start of a retry: no event, as its state has not
+     * changed yet; the {@code retried} event and the changes that follow say what happened.
+     */
+    void reopen(Instance cleared) {
+        instance = cleared;
+    }
+
+    /** An operator retried the failed instance: told once the steps are active again. */
+    public void retried(String stepId, int attempt) {
+        events.add(new InstanceRetried(stepId, attempt, instance.view()));
     }
 
     void updateStep(StepRun updated) {

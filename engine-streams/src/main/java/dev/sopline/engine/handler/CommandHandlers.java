@@ -12,6 +12,7 @@ import dev.sopline.schemas.command.FireTimer;
 import dev.sopline.schemas.command.InstanceCommand;
 import dev.sopline.schemas.command.ReportStepResult;
 import dev.sopline.schemas.command.ResolveCallback;
+import dev.sopline.schemas.command.RetryInstance;
 import dev.sopline.schemas.command.StartInstance;
 import dev.sopline.schemas.command.SubmitStep;
 import java.time.Instant;
@@ -33,6 +34,7 @@ public final class CommandHandlers {
         register(SubmitStep.class, new SubmitStepHandler(definitions, decider));
         register(ReportStepResult.class, new ReportStepResultHandler(definitions, decider));
         register(CancelInstance.class, new CancelInstanceHandler(decider));
+        register(RetryInstance.class, new RetryInstanceHandler(definitions, decider));
         register(ResolveCallback.class, new ResolveCallbackHandler(definitions, decider));
     }
 

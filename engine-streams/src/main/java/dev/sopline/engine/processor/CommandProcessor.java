@@ -96,6 +96,9 @@ public final class CommandProcessor implements Processor<String, Command, String
     private Integer replyStatus;
     private KeyValueStore<String, IdempotencyRecord> idempotency;
     private WaitingStarts waitingStarts;
+    private dev.sopline.engine.state.HistoryStore history;
+    /** The command being decided, whose sender the history names. */
+    private Command deciding;
 
     public CommandProcessor(EngineConfig config) {
         this.timerInterval = config.timerInterval();
@@ -123,7 +126,8 @@ public final class CommandProcessor implements Processor<String, Command, String
                 new MetricCounters(context.getStateStore(EngineTopology.COUNTERS_STORE)),
                 new WindowBuckets(context.getStateStore(EngineTopology.WINDOW_STORE), timer -> timers.put(timer.storeKey(), timer)),
                 retention);
-        this.expiry = new InstanceExpiry(instances, indexes, callbackIds, retention);
+        this.history = new dev.sopline.engine.state.HistoryStore(context.getStateStore(EngineTopology.HISTORY_STORE));
+        this.expiry = new InstanceExpiry(instances, indexes, history, callbackIds, retention);
         this.idempotency = context.getStateStore(EngineTopology.IDEMPOTENCY_STORE);
         this.waitingStarts = new WaitingStarts(context.getStateStore(EngineTopology.WAITING_STARTS_STORE), definitions);
         this.indexed = false;
@@ -161,6 +165,7 @@ public final class CommandProcessor implements Processor<String, Command, String
         ensureIndexed();
         long started = System.nanoTime();
         replyStatus = null;
+        deciding = command;
         try {
             dispatch(command, now);
         } catch (SerializationException e) {
@@ -341,6 +346,7 @@ public final class CommandProcessor implements Processor<String, Command, String
 
     private void apply(Decision decision, Instance before, String recordKey, Instant now) {
         decision.newState().ifPresent(after -> {
+            history.append(after.workspace(), after.id(), dev.sopline.engine.decision.HistoryEntries.of(deciding, before, decision, now));
             instances.put(after);
             indexes.update(before, after, definitionOf(after).orElse(null), now);
         });
@@ -380,6 +386,8 @@ public final class CommandProcessor implements Processor<String, Command, String
             forward(EngineTopology.EVENTS_PUBLISHER, instanceId, StateChangeEvents.instanceChanged(changed, now, eventId(instanceId, index, now)), now);
         } else if (event instanceof StepStateChanged changed) {
             forward(EngineTopology.EVENTS_PUBLISHER, instanceId, StateChangeEvents.stepChanged(changed, now, eventId(instanceId, index, now)), now);
+        } else if (event instanceof dev.sopline.schemas.event.InstanceRetried retried) {
+            forward(EngineTopology.EVENTS_PUBLISHER, instanceId, StateChangeEvents.instanceRetried(retried, now, eventId(instanceId, index, now)), now);
         }
     }
 

@@ -2,6 +2,7 @@ package dev.sopline.engine.processor;
 
 import dev.sopline.engine.decision.CallbackIds;
 import dev.sopline.engine.state.FinishedInstances;
+import dev.sopline.engine.state.HistoryStore;
 import dev.sopline.engine.state.Instance;
 import dev.sopline.engine.state.InstanceIndexes;
 import dev.sopline.engine.state.InstanceStore;
@@ -17,19 +18,21 @@ import java.util.Set;
 
 /**
  * Decides an {@link ExpireInstance} command: a finished instance whose retention has passed is removed from the
- * instances store and the indexes. Its timers are left to fire: they find no instance and do nothing. An instance that
+ * instances store, the indexes and its history. Its timers are left to fire: they find no instance and do nothing. An instance that
  * is not finished (any more), or whose retention, changed since, has not passed as of the command, stays.
  */
 final class InstanceExpiry {
 
     private final InstanceStore instances;
     private final InstanceIndexes indexes;
+    private final HistoryStore history;
     private final CallbackIds callbackIds;
     private final Duration retention;
 
-    InstanceExpiry(InstanceStore instances, InstanceIndexes indexes, CallbackIds callbackIds, Duration retention) {
+    InstanceExpiry(InstanceStore instances, InstanceIndexes indexes, HistoryStore history, CallbackIds callbackIds, Duration retention) {
         this.instances = instances;
         this.indexes = indexes;
+        this.history = history;
         this.callbackIds = callbackIds;
         this.retention = retention;
     }
@@ -47,6 +50,7 @@ final class InstanceExpiry {
         }
         instances.delete(instance);
         indexes.update(instance, null, null, now);
+        history.deleteAll(instance.workspace(), instance.id());
         return callbackIdsOf(instance);
     }
 

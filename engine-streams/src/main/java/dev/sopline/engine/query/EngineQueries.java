@@ -70,6 +70,16 @@ public final class EngineQueries implements EngineReader {
         return Optional.ofNullable(streams.store(parameters).get(InstanceKeys.key(workspace, instanceId))).map(Instance::view);
     }
 
+    @Override
+    public Page<dev.sopline.schemas.instance.HistoryEntry> history(String workspace, String instanceId, String cursor, int limit) {
+        return HistoryQueries.page(streams, workspace, instanceId, null, cursor, limit);
+    }
+
+    /** The history from this replica's copy of one partition, which it must serve as the active owner. */
+    public Page<dev.sopline.schemas.instance.HistoryEntry> history(String workspace, String instanceId, int partition, String cursor, int limit) {
+        return HistoryQueries.page(streams, workspace, instanceId, partition, cursor, limit);
+    }
+
     /** The query endpoints ({@code host:port}) of every replica this one knows of from the group's metadata, itself included. */
     public List<String> replicaEndpoints() {
         return streams.metadataForAllStreamsClients().stream()

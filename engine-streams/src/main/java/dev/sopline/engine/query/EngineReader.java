@@ -41,6 +41,9 @@ public interface EngineReader {
      */
     WindowBucket window(String workspace, Instant from, Instant to);
 
+    /** The instance's history, oldest first; the cursor is the {@code seq} of the last entry of the previous page. */
+    Page<dev.sopline.schemas.instance.HistoryEntry> history(String workspace, String instanceId, String cursor, int limit);
+
     Optional<CallbackOwner> callbackOwner(String callbackId);
 
     Optional<ProcessVersions> process(String workspace, String name);

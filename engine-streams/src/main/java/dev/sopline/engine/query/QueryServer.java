@@ -36,6 +36,7 @@ public final class QueryServer implements AutoCloseable {
     static final String LOCAL_PENDING = "/internal/pending";
     static final String LOCAL_COUNTS = "/internal/counts";
     static final String LOCAL_WINDOW = "/internal/window";
+    static final String LOCAL_HISTORY = "/internal/history";
     static final String ROUTED = "/query/";
     static final String REPLICAS = "/query/replicas";
     static final String RETRY_AFTER_SECONDS = "1";
@@ -135,6 +136,11 @@ public final class QueryServer implements AutoCloseable {
             }
             return new Answer<>(found, stale);
         }
+        if (name.equals("history")) {
+            return Answer.fresh(Optional.of(local.history(required(parameters, "workspace"), required(parameters, "id"),
+                    Integer.parseInt(required(parameters, "partition")), parameters.get("cursor"),
+                    Integer.parseInt(parameters.getOrDefault("limit", "50")))));
+        }
         return Answer.fresh(read(local, name, parameters));
     }
 
@@ -159,6 +165,8 @@ public final class QueryServer implements AutoCloseable {
             case "counts" -> Optional.of(reader.counts(required(parameters, "workspace")));
             case "window" -> Optional.of(reader.window(required(parameters, "workspace"),
                     Instant.ofEpochMilli(Long.parseLong(required(parameters, "from"))), Instant.ofEpochMilli(Long.parseLong(required(parameters, "to")))));
+            case "history" -> Optional.of(reader.history(required(parameters, "workspace"), required(parameters, "id"),
+                    parameters.get("cursor"), limit));
             case "callback" -> reader.callbackOwner(required(parameters, "id"));
             case "process" -> reader.process(required(parameters, "workspace"), required(parameters, "name"));
             case "processes" -> Optional.of(reader.processes(required(parameters, "workspace")));

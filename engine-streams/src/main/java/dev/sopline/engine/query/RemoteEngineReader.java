@@ -53,6 +53,12 @@ public final class RemoteEngineReader implements EngineReader {
     }
 
     @Override
+    public Page<dev.sopline.schemas.instance.HistoryEntry> history(String workspace, String instanceId, String cursor, int limit) {
+        Map<String, Object> parameters = QueryParameters.page(new java.util.HashMap<>(Map.of("id", instanceId)), workspace, cursor, limit);
+        return client.get(baseUrl, "/query/history", parameters, new TypeReference<Page<dev.sopline.schemas.instance.HistoryEntry>>() {}).orElseThrow();
+    }
+
+    @Override
     public WorkspaceCounts counts(String workspace) {
         return client.get(baseUrl, "/query/counts", Map.of("workspace", workspace), new TypeReference<WorkspaceCounts>() {}).orElseThrow();
     }

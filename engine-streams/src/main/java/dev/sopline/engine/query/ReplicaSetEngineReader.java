@@ -162,6 +162,11 @@ public final class ReplicaSetEngineReader implements EngineReader, AutoCloseable
     }
 
     @Override
+    public Page<dev.sopline.schemas.instance.HistoryEntry> history(String workspace, String instanceId, String cursor, int limit) {
+        return ask(reader -> reader.history(workspace, instanceId, cursor, limit));
+    }
+
+    @Override
     public WorkspaceCounts counts(String workspace) {
         return ask(reader -> reader.counts(workspace));
     }

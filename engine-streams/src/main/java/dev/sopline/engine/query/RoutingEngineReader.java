@@ -122,6 +122,28 @@ public final class RoutingEngineReader implements EngineReader {
         return Page.merge(pages, Orders.OLDEST_FIRST, limit, Orders::pendingCursor);
     }
 
+    /** From the active owner of the instance's partition, the only one that holds its history; unavailable meanwhile. */
+    @Override
+    public Page<dev.sopline.schemas.instance.HistoryEntry> history(String workspace, String instanceId, String cursor, int limit) {
+        if (self == null) {
+            return local.history(workspace, instanceId, cursor, limit);
+        }
+        KeyQueryMetadata owner = streams.queryMetadataForKey(EngineTopology.HISTORY_STORE, instanceId, Serdes.String().serializer());
+        if (owner == null || owner.equals(KeyQueryMetadata.NOT_AVAILABLE)) {
+            throw new InvalidStateStoreException("No owner is known for instance " + instanceId + " during a rebalance");
+        }
+        if (owner.activeHost().equals(self)) {
+            return local.history(workspace, instanceId, owner.partition(), cursor, limit);
+        }
+        Map<String, Object> parameters = new HashMap<>(Map.of("workspace", workspace, "id", instanceId, "partition", owner.partition(),
+                "limit", limit));
+        if (cursor != null) {
+            parameters.put("cursor", cursor);
+        }
+        return replicas.get(url(owner.activeHost()), QueryServer.LOCAL_HISTORY, parameters,
+                new TypeReference<Page<dev.sopline.schemas.instance.HistoryEntry>>() {}).orElseThrow();
+    }
+
     @Override
     public WorkspaceCounts counts(String workspace) {
         List<WorkspaceCounts> parts = fanOut(() -> local.counts(workspace),

@@ -47,6 +47,7 @@ public final class EngineTopology {
     public static final String FINISHED_STORE = "finished-instances";
     public static final String COUNTERS_STORE = "metric-counters";
     public static final String WINDOW_STORE = "metric-window";
+    public static final String HISTORY_STORE = "instance-history";
 
     static final String COMMANDS_SOURCE = "commands-source";
     static final String COMMAND_PROCESSOR = "command-processor";
@@ -106,6 +107,8 @@ public final class EngineTopology {
                 new JsonSerde<>(IdempotencyRecord.class)), COMMAND_PROCESSOR);
         topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(WAITING_STARTS_STORE), Serdes.String(),
                 new JsonSerde<>(WaitingStart.class)), COMMAND_PROCESSOR);
+        topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(HISTORY_STORE), Serdes.String(),
+                new JsonSerde<>(dev.sopline.schemas.instance.HistoryEntry.class)), COMMAND_PROCESSOR);
 
         // Public topics follow the CloudEvents Kafka binding: sop.events in structured mode, sop.steps.* in binary mode
         // (docs/decisions.md, "Events for subscribers").

@@ -27,8 +27,8 @@ class EngineTopologyNamesTest {
         }));
         description.globalStores().forEach(global -> stores.addAll(global.processor().stores()));
 
-        assertThat(stores).containsExactly("callbacks", "definitions", "finished-instances", "idempotency", "instance-index", "instances",
-                "metric-counters", "metric-window", "pending-steps", "processes", "timers", "waiting-starts");
+        assertThat(stores).containsExactly("callbacks", "definitions", "finished-instances", "idempotency", "instance-history",
+                "instance-index", "instances", "metric-counters", "metric-window", "pending-steps", "processes", "timers", "waiting-starts");
     }
 
     @Test

@@ -73,6 +73,8 @@ class RetentionTest {
         assertThat(listed(null)).containsExactly(RUNNING);
         assertThat(keys(EngineTopology.INSTANCE_INDEX_STORE)).noneMatch(key -> key.contains(FINISHED));
         assertThat(keys(EngineTopology.FINISHED_STORE)).isEmpty();
+        assertThat(keys(EngineTopology.HISTORY_STORE)).as("its history goes with it").noneMatch(key -> key.contains(FINISHED))
+                .anyMatch(key -> key.contains(RUNNING));
         assertThat(counts().instances()).containsEntry("cancelled", 0L).containsEntry("waiting", 1L);
         assertThat(engine.instance(RUNNING)).isNotNull();
     }

@@ -2,6 +2,7 @@ package dev.sopline.gateway.api;
 
 import com.github.f4b6a3.ulid.UlidCreator;
 import dev.sopline.gateway.api.doc.ApiTags;
+import dev.sopline.gateway.api.doc.HistorySchemas;
 import dev.sopline.gateway.api.doc.InstanceSchemas;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
@@ -22,10 +23,14 @@ import dev.sopline.schemas.command.IdempotencyKey;
 import dev.sopline.gateway.engine.EngineAccess;
 import dev.sopline.gateway.web.ApiException;
 import dev.sopline.gateway.web.JsonBodies;
+import dev.sopline.gateway.auth.TokenRecord;
+import dev.sopline.schemas.command.Actor;
 import dev.sopline.schemas.command.CancelInstance;
+import dev.sopline.schemas.command.RetryInstance;
 import dev.sopline.schemas.command.ErrorCodes;
 import dev.sopline.schemas.command.StartInstance;
 import dev.sopline.schemas.command.SubmitStep;
+import dev.sopline.schemas.instance.HistoryEntry;
 import dev.sopline.schemas.instance.InstanceState;
 import dev.sopline.schemas.instance.InstanceView;
 import dev.sopline.schemas.instance.StepError;
@@ -48,7 +53,7 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 import tools.jackson.databind.JsonNode;
 
-/** Instances: start, read, list, cancel, and the submit that resolves a step. */
+/** Instances: start, read, list, cancel, retry, their history, and the submit that resolves a step. */
 @RestController
 @Tag(name = ApiTags.INSTANCES, description = "Start instances of a process, follow them, resolve their steps, cancel them")
 public class InstanceController {
@@ -97,7 +102,7 @@ public class InstanceController {
         Optional<IdempotencyKey> key = idempotency.of(request, workspace, scope.caller(request), body);
         String instanceId = key.map(found -> commands.instanceIdOnPartitionOf(found.scope())).orElseGet(() -> UlidCreator.getMonotonicUlid().toString());
         StartInstance start = new StartInstance(newCommandId(), workspace, instanceId, name, JsonBodies.toMap(inputs), null, StartInstance.API,
-                latestVersion);
+                latestVersion, actor(request));
         return Replies.toResponse(commands.send(IdempotencyKeys.wrap(key, start)), reply -> reply);
     }
 
@@ -151,6 +156,29 @@ public class InstanceController {
         return withStaleness(found, found.value().steps().stream().map(step -> ApiViews.step(step, base)).toList());
     }
 
+    @Operation(operationId = "getInstanceHistory", summary = "Read an instance's history",
+            description = "Every change of the instance, oldest first: its creation (`from` null), each state change of the instance "
+                    + "and of its steps, and each new attempt of a step (`active` to `active`, with the failed attempt's error), "
+                    + "each with its time and who caused it. The body is an array; when more exist, the `Link` header holds the "
+                    + "next page's URL (`rel=\"next\"`, with its `cursor`). Kept as long as the instance.",
+            responses = @ApiResponse(responseCode = "200", description = "A page of the history",
+                    headers = @Header(name = "Link", description = "`<url>; rel=\"next\"` when more exist", schema = @Schema(type = "string")),
+                    content = @Content(mediaType = "application/json",
+                            array = @ArraySchema(schema = @Schema(implementation = HistorySchemas.Entry.class)))))
+    @GetMapping("/sop/{name}/{id}/history")
+    public ResponseEntity<List<Map<String, Object>>> history(@Parameter(description = NAME, example = "review") @PathVariable String name,
+                                                             @Parameter(description = ID) @PathVariable String id,
+                                                             @Parameter(description = "Page size, 1 to 500; default 50", example = "50")
+                                                             @RequestParam(required = false) Integer limit,
+                                                             @Parameter(description = "The cursor from the previous page's Link header")
+                                                             @RequestParam(required = false) String cursor,
+                                                             HttpServletRequest request) {
+        find(name, id, request);
+        int pageSize = Pagination.limit(limit);
+        Page<HistoryEntry> page = engine.queries().history(scope.workspace(request), id, cursor, pageSize);
+        return Pagination.respond(page.items().stream().map(HistoryViews::entry).toList(), page.nextCursor(), request);
+    }
+
     @Operation(operationId = "cancelInstance", summary = "Cancel an instance",
             description = "No body. The instance becomes `cancelled` and its active steps too; an instance already completed, failed "
                     + "or cancelled gives 422 `invalid_transition`.",
@@ -161,10 +189,29 @@ public class InstanceController {
     @PostMapping("/sop/{name}/{id}/cancel")
     public ResponseEntity<Object> cancel(@Parameter(description = NAME, example = "review") @PathVariable String name,
                                          @Parameter(description = ID) @PathVariable String id, HttpServletRequest request) {
-        CancelInstance cancel = new CancelInstance(newCommandId(), scope.workspace(request), id, name);
+        CancelInstance cancel = new CancelInstance(newCommandId(), scope.workspace(request), id, name, actor(request));
         Optional<IdempotencyKey> key = idempotency.of(request, scope.workspace(request), scope.caller(request), new byte[0]);
         String base = scope.baseUrl();
         return Replies.toResponse(commands.send(IdempotencyKeys.wrap(key, cancel)), body -> ApiViews.instanceBody(body, base));
+    }
+
+    @Operation(operationId = "retryInstance", summary = "Retry a failed instance",
+            description = "No body. The failed step starts a new attempt (its `attempt` goes on from the last one) with its "
+                    + "timeout started again; in a parallel block the steps its failure cancelled become active again too. The "
+                    + "instance is `running` or `waiting` again, its `error` cleared, and a `sop.instance.retried` event is "
+                    + "published. Read-your-writes: an immediate `getInstance` shows it. An instance that is not `failed` gives "
+                    + "422 `invalid_transition`.",
+            parameters = @Parameter(in = ParameterIn.HEADER, name = "Idempotency-Key", description = IDEMPOTENCY_KEY,
+                    schema = @Schema(type = "string", maxLength = 255)),
+            responses = @ApiResponse(responseCode = "200", description = "The instance, running or waiting again",
+                    content = @Content(mediaType = "application/json", schema = @Schema(implementation = InstanceSchemas.Instance.class))))
+    @PostMapping("/sop/{name}/{id}/retry")
+    public ResponseEntity<Object> retry(@Parameter(description = NAME, example = "review") @PathVariable String name,
+                                        @Parameter(description = ID) @PathVariable String id, HttpServletRequest request) {
+        RetryInstance retry = new RetryInstance(newCommandId(), scope.workspace(request), id, name, actor(request));
+        Optional<IdempotencyKey> key = idempotency.of(request, scope.workspace(request), scope.caller(request), new byte[0]);
+        String base = scope.baseUrl();
+        return Replies.toResponse(commands.send(IdempotencyKeys.wrap(key, retry)), body -> ApiViews.instanceBody(body, base));
     }
 
     @Operation(operationId = "submitStep", summary = "Resolve an active step with its outputs",
@@ -193,14 +240,14 @@ public class InstanceController {
                         List.of(Violation.of("error.code", ViolationCode.REQUIRED, "Expected a text error code")));
             }
             submit = new SubmitStep(newCommandId(), scope.workspace(request), id, name, stepId, null,
-                    StepError.of(error.get("code").asString(), error.path("message").asString("")));
+                    StepError.of(error.get("code").asString(), error.path("message").asString("")), actor(request));
         } else {
             if (outputs == null || !outputs.isObject()) {
                 throw new ApiException(422, ErrorCodes.INVALID_OUTPUTS, "Expected the body to hold an 'outputs' object",
                         List.of(Violation.of("outputs", outputs == null ? ViolationCode.REQUIRED : ViolationCode.INVALID_TYPE,
                                 "Expected 'outputs' to be an object")));
             }
-            submit = new SubmitStep(newCommandId(), scope.workspace(request), id, name, stepId, JsonBodies.toMap(outputs), null);
+            submit = new SubmitStep(newCommandId(), scope.workspace(request), id, name, stepId, JsonBodies.toMap(outputs), null, actor(request));
         }
         Optional<IdempotencyKey> key = idempotency.of(request, scope.workspace(request), scope.caller(request), body);
         String base = scope.baseUrl();
@@ -239,6 +286,12 @@ public class InstanceController {
         return engine.queries().instanceAnswer(scope.workspace(request), id)
                 .filter(answer -> answer.value().process().equals(name))
                 .orElseThrow(() -> InstanceAbsence.of(name, id));
+    }
+
+    /** The calling token as the instance's history names it: from the authenticated token, never from the request. */
+    private Actor actor(HttpServletRequest request) {
+        TokenRecord token = scope.token(request);
+        return token == null ? null : Actor.token(token.id(), token.name());
     }
 
     static String newCommandId() {

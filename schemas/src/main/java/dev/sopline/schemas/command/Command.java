@@ -20,6 +20,7 @@ import com.fasterxml.jackson.annotation.JsonTypeInfo;
     @JsonSubTypes.Type(value = StartInstance.class, name = "start_instance"),
     @JsonSubTypes.Type(value = SubmitStep.class, name = "submit_step"),
     @JsonSubTypes.Type(value = CancelInstance.class, name = "cancel_instance"),
+    @JsonSubTypes.Type(value = RetryInstance.class, name = "retry_instance"),
     @JsonSubTypes.Type(value = ResolveCallback.class, name = "resolve_callback"),
     @JsonSubTypes.Type(value = ReportStepResult.class, name = "report_step_result"),
     @JsonSubTypes.Type(value = IdempotentCommand.class, name = "idempotent"),

@@ -6,7 +6,7 @@ package dev.sopline.schemas.command;
  * {@code <workspace>/<id>}, so a command naming another workspace finds nothing.
  */
 public sealed interface InstanceCommand extends Command
-        permits StartInstance, SubmitStep, CancelInstance, ResolveCallback, ReportStepResult, IdempotentCommand {
+        permits StartInstance, SubmitStep, CancelInstance, RetryInstance, ResolveCallback, ReportStepResult, IdempotentCommand {
 
     String instanceId();
 

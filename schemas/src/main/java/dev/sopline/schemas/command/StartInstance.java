@@ -15,6 +15,7 @@ import java.util.Map;
  * @param seenVersion the latest version the sender saw published, or null; the engine starts exactly this version
  *     (not whatever is latest when it decides, so a replay decides the same), and a replica that does not hold it
  *     yet waits for it briefly instead of answering 404 or starting another version
+ * @param actor the token that started it over the API, for the instance's history; null for triggers and schedules
  */
 public record StartInstance(
         String commandId,
@@ -24,7 +25,13 @@ public record StartInstance(
         Map<String, Object> inputs,
         Object triggerPayload,
         String origin,
-        String seenVersion) implements InstanceCommand {
+        String seenVersion,
+        Actor actor) implements InstanceCommand {
+
+    public StartInstance(String commandId, String workspace, String instanceId, String process, Map<String, Object> inputs,
+                         Object triggerPayload, String origin, String seenVersion) {
+        this(commandId, workspace, instanceId, process, inputs, triggerPayload, origin, seenVersion, null);
+    }
 
     public static final String API = "api";
     public static final String TRIGGER = "trigger";

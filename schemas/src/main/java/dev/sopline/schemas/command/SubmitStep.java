@@ -14,6 +14,7 @@ import java.util.Map;
  * @param stepId step id from the path
  * @param outputs submitted outputs; null when {@code error} is set
  * @param error a failed attempt reported by an HTTP worker; null when {@code outputs} is set
+ * @param actor the token that submitted, for the instance's history; null from senders that do not say
  */
 public record SubmitStep(
         String commandId,
@@ -22,4 +23,11 @@ public record SubmitStep(
         String process,
         String stepId,
         Map<String, Object> outputs,
-        StepError error) implements InstanceCommand {}
+        StepError error,
+        Actor actor) implements InstanceCommand {
+
+    public SubmitStep(String commandId, String workspace, String instanceId, String process, String stepId,
+                      Map<String, Object> outputs, StepError error) {
+        this(commandId, workspace, instanceId, process, stepId, outputs, error, null);
+    }
+}

@@ -18,6 +18,7 @@ public final class StateChangeEvents {
 
     public static final String INSTANCE_STATE_CHANGED = "sop.instance.state_changed";
     public static final String STEP_STATE_CHANGED = "sop.step.state_changed";
+    public static final String INSTANCE_RETRIED = "sop.instance.retried";
     private static final String JSON = "application/json";
     private static final JsonFormat FORMAT = new JsonFormat();
 
@@ -39,6 +40,15 @@ public final class StateChangeEvents {
     /** The envelope with the given id: the engine derives ids from the log, so a replay publishes the same ones. */
     public static byte[] stepChanged(StepStateChanged data, Instant time, String id) {
         return envelope(id, STEP_STATE_CHANGED, data.workspace(), data.process(), data.instanceId(), data, time);
+    }
+
+    public static byte[] instanceRetried(InstanceRetried data, Instant time) {
+        return instanceRetried(data, time, UlidCreator.getMonotonicUlid().toString());
+    }
+
+    /** The envelope with the given id: the engine derives ids from the log, so a replay publishes the same ones. */
+    public static byte[] instanceRetried(InstanceRetried data, Instant time, String id) {
+        return envelope(id, INSTANCE_RETRIED, data.instance().workspace(), data.instance().process(), data.instance().id(), data, time);
     }
 
     public static CloudEvent read(byte[] json) {

@@ -1,0 +1,80 @@
+package dev.sopline.engine.state;
+
+import dev.sopline.schemas.command.InstanceKeys;
+import dev.sopline.schemas.instance.HistoryEntry;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
+import org.apache.kafka.streams.state.KeyValueStore;
+
+/**
+ * Every instance's history, one record per entry under {@code <workspace>/<instance id>/<seq>}: appending costs one
+ * small write per entry whatever the history's length, and a page is one range scan. The sequence is zero-padded so
+ * the store's byte order is the history's order.
+ *
+ * <p>An instance's entries share the prefix {@link #prefix}: removing a finished instance later (retention) removes
+ * its history with a range delete over that prefix ({@link #deleteAll}).
+ */
+public final class HistoryStore {
+
+    private static final String SEQ_FORMAT = "%012d";
+    /** Sorts after every digit, so {@code prefix + END} bounds an instance's range. */
+    private static final String END = "~";
+
+    private final KeyValueStore<String, HistoryEntry> store;
+
+    public HistoryStore(KeyValueStore<String, HistoryEntry> store) {
+        this.store = store;
+    }
+
+    /** The key prefix every entry of the instance starts with. */
+    public static String prefix(String workspace, String instanceId) {
+        return InstanceKeys.key(workspace, instanceId) + "/";
+    }
+
+    /** Appends the entries after the instance's last one, numbering them on. */
+    public void append(String workspace, String instanceId, List<HistoryEntry> entries) {
+        if (entries.isEmpty()) {
+            return;
+        }
+        long seq = lastSeq(workspace, instanceId);
+        for (HistoryEntry entry : entries) {
+            seq++;
+            store.put(prefix(workspace, instanceId) + SEQ_FORMAT.formatted(seq), entry.numbered(seq));
+        }
+    }
+
+    private long lastSeq(String workspace, String instanceId) {
+        String prefix = prefix(workspace, instanceId);
+        try (KeyValueIterator<String, HistoryEntry> last = store.reverseRange(prefix, prefix + END)) {
+            return last.hasNext() ? last.next().value.seq() : 0;
+        }
+    }
+
+    /** Removes the instance's whole history, for when the instance itself is removed. */
+    public void deleteAll(String workspace, String instanceId) {
+        String prefix = prefix(workspace, instanceId);
+        List<String> keys = new ArrayList<>();
+        try (KeyValueIterator<String, HistoryEntry> all = store.range(prefix, prefix + END)) {
+            all.forEachRemaining(entry -> keys.add(entry.key));
+        }
+        keys.forEach(store::delete);
+    }
+
+    /**
+     * Up to {@code limit} entries after {@code afterSeq} (0 for the first page), oldest first, plus one more if there is
+     * one, so the caller can tell whether another page follows.
+     */
+    public static List<HistoryEntry> page(ReadOnlyKeyValueStore<String, HistoryEntry> store, String workspace, String instanceId,
+                                          long afterSeq, int limit) {
+        String prefix = prefix(workspace, instanceId);
+        List<HistoryEntry> entries = new ArrayList<>();
+        try (KeyValueIterator<String, HistoryEntry> range = store.range(prefix + SEQ_FORMAT.formatted(afterSeq + 1), prefix + END)) {
+            while (range.hasNext() && entries.size() <= limit) {
+                entries.add(range.next().value);
+            }
+        }
+        return entries;
+    }
+}

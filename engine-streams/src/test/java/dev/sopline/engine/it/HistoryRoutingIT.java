@@ -1,0 +1,103 @@
+package dev.sopline.engine.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.github.f4b6a3.ulid.UlidCreator;
+import dev.sopline.engine.query.EngineReader;
+import dev.sopline.engine.query.InstanceFilter;
+import dev.sopline.engine.query.Page;
+import dev.sopline.engine.query.RemoteEngineReader;
+import dev.sopline.engine.runtime.Engine;
+import dev.sopline.schemas.instance.HistoryEntry;
+import dev.sopline.testing.SharedKafka;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** With two replicas, an instance's history lives with the instance on one of them; either replica pages it whole. */
+class HistoryRoutingIT {
+
+    private static final String WORKSPACE = "history-routing";
+    private static final String PROCESS = """
+            engine: "0.1"
+            process:
+              name: history-form
+              version: "1.0"
+              steps:
+                - id: sign
+                  type: form
+                  outputs:
+                    - name: ok
+                      type: boolean
+            """;
+
+    private static int portA;
+    private static Engine first;
+    private static Engine second;
+    private static EngineClient client;
+
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
+    }
+
+    @BeforeAll
+    static void startTwoReplicas() throws IOException {
+        portA = freePort();
+        int portB = freePort();
+        first = Engine.start(EngineFailoverIT.settings(Files.createTempDirectory("history-a")).withAdvertisedEndpoint("localhost:" + portA));
+        second = Engine.start(EngineFailoverIT.settings(Files.createTempDirectory("history-b")).withAdvertisedEndpoint("localhost:" + portB));
+        client = new EngineClient(SharedKafka.bootstrapServers());
+        await().atMost(Duration.ofSeconds(90)).until(() -> first.isRunning() && second.isRunning());
+    }
+
+    @AfterAll
+    static void stopReplicas() {
+        client.close();
+        first.close();
+        second.close();
+    }
+
+    @Test
+    void shouldPageTheHistoryOfEveryInstanceFromEitherReplica() {
+        // given instances spread over both replicas
+        assertThat(client.register(WORKSPACE, PROCESS).status()).isEqualTo(201);
+        List<String> ids = new ArrayList<>();
+        for (int i = 0; i < 8; i++) {
+            String id = UlidCreator.getMonotonicUlid().toString();
+            assertThat(client.start(WORKSPACE, id, "history-form", Map.of()).orTimeout(60, TimeUnit.SECONDS).join().status()).isEqualTo(201);
+            ids.add(id);
+        }
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+            int ownedByFirst = first.queries().instances(WORKSPACE, InstanceFilter.ANY, null, 500).items().size();
+            assertThat(ownedByFirst).isBetween(1, 7);
+        });
+
+        // when each is read two entries at a time, then from the cursor, through each kind of reader
+        for (EngineReader reader : List.of(first.reader(), second.reader(), new RemoteEngineReader("http://localhost:" + portA))) {
+            for (String id : ids) {
+                Page<HistoryEntry> page = reader.history(WORKSPACE, id, null, 2);
+                Page<HistoryEntry> rest = reader.history(WORKSPACE, id, page.nextCursor(), 2);
+
+                // then the creation, the step starting and the instance waiting, once each and in order
+                assertThat(page.items()).extracting(HistoryEntry::from, HistoryEntry::to)
+                        .as("instance %s", id).containsExactly(org.assertj.core.groups.Tuple.tuple(null, "running"),
+                                org.assertj.core.groups.Tuple.tuple("pending", "active"));
+                assertThat(page.items().get(0).at()).isNotNull();
+                assertThat(rest.items()).extracting(HistoryEntry::to).containsExactly("waiting");
+                assertThat(rest.nextCursor()).isNull();
+            }
+            assertThat(reader.history("another-workspace", ids.get(0), null, 10).items()).isEmpty();
+        }
+    }
+}
