@@ -5,6 +5,7 @@ import dev.sopline.engine.query.ReplicaSetEngineReader;
 import dev.sopline.engine.runtime.Engine;
 import dev.sopline.engine.runtime.EngineSettings;
 import dev.sopline.gateway.config.SopProperties;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.util.List;
 import org.apache.kafka.streams.errors.InvalidStateStoreException;
 import org.springframework.context.SmartLifecycle;
@@ -21,11 +22,17 @@ import org.springframework.stereotype.Component;
 public class EngineAccess implements SmartLifecycle {
 
     private final SopProperties properties;
+    private final MeterRegistry meters;
     private volatile Engine engine;
     private volatile ReplicaSetEngineReader remote;
 
-    public EngineAccess(SopProperties properties) {
+    /**
+     * @param meters the gateway's registry, which its Prometheus endpoint reads: the engine's meters go there rather than
+     *     to Micrometer's global registry, shared by every engine of the JVM
+     */
+    public EngineAccess(SopProperties properties, MeterRegistry meters) {
         this.properties = properties;
+        this.meters = meters;
     }
 
     @Override
@@ -38,7 +45,7 @@ public class EngineAccess implements SmartLifecycle {
         EngineSettings settings = EngineSettings.fromEnvironment(System.getenv())
                 .withBootstrapServers(properties.kafka().bootstrapServers())
                 .withStateDir(properties.dataDir().resolve("engine"));
-        engine = Engine.start(settings);
+        engine = Engine.start(settings, meters);
     }
 
     @Override
