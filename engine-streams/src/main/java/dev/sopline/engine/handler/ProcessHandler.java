@@ -56,6 +56,7 @@ public final class ProcessHandler {
                             .formatted(InstanceBudget.RECORD_MAX_BYTES, definition.version(), definition.name(), recordBytes)));
         }
         ProcessVersions updated = versions.with(definition.version(), published);
+        // A version registered after the retirement (it was on its way) sets no schedule.
         boolean becomesLatest = updated.latest().map(latest -> latest.definition().version().equals(definition.version())).orElse(false)
                 && !versions.retired();
         List<Timer> timers = becomesLatest ? nextFire(command.workspace(), definition, now).stream().toList() : List.of();
@@ -68,7 +69,7 @@ public final class ProcessHandler {
      * start of it is accepted from then on. Retired once for good: only a registration could bring a process back,
      * and nobody can register into a deleted workspace (its tokens are revoked), so there is no way back. The mark is
      * written even when no version is here yet, so a registration already on its way is retired too. Again: answered
-     * the same, nothing written.
+     * the same, and nothing written once a version is here (before that, the mark is written again, harmlessly).
      */
     public ProcessDecision retire(RetireProcess command, Optional<ProcessVersions> stored, Instant now) {
         CommandReply retired = CommandReply.ok(command.commandId(), 200, Map.of("name", command.process(), "retired", true));
