@@ -6,6 +6,7 @@ import dev.sopline.engine.decision.InstanceDecider;
 import dev.sopline.engine.decision.InstanceTooLarge;
 import dev.sopline.engine.decision.JsonSize;
 import dev.sopline.engine.state.Instance;
+import dev.sopline.engine.state.ProcessVersions;
 import dev.sopline.engine.state.Timer;
 import dev.sopline.schemas.command.CancelInstance;
 import dev.sopline.schemas.command.FireTimer;
@@ -26,9 +27,11 @@ public final class CommandHandlers {
     private final Map<Class<?>, CommandHandler<?>> handlers = new HashMap<>();
     private final TimerHandler timers;
     private final InstanceBudget budget;
+    private final DefinitionLookup definitions;
 
     public CommandHandlers(DefinitionLookup definitions, InstanceDecider decider) {
         this.budget = decider.budget();
+        this.definitions = definitions;
         this.timers = new TimerHandler(definitions, decider);
         register(StartInstance.class, new StartInstanceHandler(definitions, decider));
         register(SubmitStep.class, new SubmitStepHandler(definitions, decider));
@@ -47,6 +50,9 @@ public final class CommandHandlers {
         CommandHandler<C> handler = (CommandHandler<C>) handlers.get(command.getClass());
         if (handler == null) {
             throw new IllegalArgumentException("No handler for " + command.getClass().getSimpleName());
+        }
+        if (command instanceof StartInstance start && instance.isEmpty() && isRetired(start)) {
+            return retiredProcess(start);
         }
         try {
             return handler.decide(command, instance, now);
@@ -72,6 +78,19 @@ public final class CommandHandlers {
     /** A step timer fired ({@link FireTimer} of a retry or a timeout), decided as of {@code now}, the command's time. */
     public Decision fire(FireTimer fire, Optional<Instance> instance, Instant now) {
         return timers.fire(Timer.firedBy(fire), instance, now);
+    }
+
+    /**
+     * A new instance of a retired process (its workspace was deleted) is refused as if the process were gone, whatever
+     * sent the start: an API call, a webhook trigger, or a schedule fire decided just before the retirement.
+     */
+    private boolean isRetired(StartInstance start) {
+        return definitions.find(start.workspace(), start.process()).map(ProcessVersions::retired).orElse(false);
+    }
+
+    private static Decision retiredProcess(StartInstance start) {
+        return Rejections.notFound(start.commandId(),
+                "Expected to start process '%s', but it is retired: its workspace was deleted".formatted(start.process()));
     }
 
     /**

@@ -9,6 +9,7 @@ import dev.sopline.engine.state.Timer;
 import dev.sopline.schemas.command.CommandReply;
 import dev.sopline.schemas.command.ErrorCodes;
 import dev.sopline.schemas.command.RegisterProcess;
+import dev.sopline.schemas.command.RetireProcess;
 import dev.sopline.schemas.command.StartInstance;
 import dev.sopline.schemas.definition.CronSchedule;
 import dev.sopline.schemas.definition.ProcessDefinition;
@@ -27,7 +28,7 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Registrations and schedule fires, decided on the partition that owns {@code <workspace>/<process>}, so that two
+ * Registrations, retirements and schedule fires, decided on the partition that owns {@code <workspace>/<process>}, so that two
  * registrations of one version cannot both win and each schedule fire starts exactly one instance.
  */
 public final class ProcessHandler {
@@ -55,17 +56,39 @@ public final class ProcessHandler {
                             .formatted(InstanceBudget.RECORD_MAX_BYTES, definition.version(), definition.name(), recordBytes)));
         }
         ProcessVersions updated = versions.with(definition.version(), published);
-        boolean becomesLatest = updated.latest().map(latest -> latest.definition().version().equals(definition.version())).orElse(false);
+        // A version registered after the retirement (it was on its way) sets no schedule.
+        boolean becomesLatest = updated.latest().map(latest -> latest.definition().version().equals(definition.version())).orElse(false)
+                && !versions.retired();
         List<Timer> timers = becomesLatest ? nextFire(command.workspace(), definition, now).stream().toList() : List.of();
         return new ProcessDecision(Optional.of(record), Optional.of(CommandReply.ok(command.commandId(), 201, registeredBody(definition))),
                 timers, List.of());
     }
 
     /**
+     * Retires a process (its workspace is deleted): its schedule stops at the next fire, which finds the mark, and no
+     * start of it is accepted from then on. Retired once for good: only a registration could bring a process back,
+     * and nobody can register into a deleted workspace (its tokens are revoked), so there is no way back. The mark is
+     * written even when no version is here yet, so a registration already on its way is retired too. Again: answered
+     * the same, and nothing written once a version is here (before that, the mark is written again, harmlessly).
+     */
+    public ProcessDecision retire(RetireProcess command, Optional<ProcessVersions> stored, Instant now) {
+        CommandReply retired = CommandReply.ok(command.commandId(), 200, Map.of("name", command.process(), "retired", true));
+        if (stored.map(ProcessVersions::retired).orElse(false)) {
+            return ProcessDecision.reply(retired);
+        }
+        return new ProcessDecision(Optional.of(ProcessVersions.retirement(command.workspace(), command.process(), now)), Optional.of(retired),
+                List.of(), List.of());
+    }
+
+    /**
      * A schedule timer fires: if its version is still the latest and still scheduled, one instance starts and the
      * next fire is set from now, so fires missed while the engine was down start one instance, not one per miss.
+     * A retired process's schedule ends here: no instance, no next fire.
      */
     public ProcessDecision fire(Timer timer, Optional<ProcessVersions> stored, Instant now) {
+        if (stored.map(ProcessVersions::retired).orElse(false)) {
+            return ProcessDecision.nothing();
+        }
         Optional<ProcessDefinition> latest = stored.flatMap(ProcessVersions::latest).map(PublishedVersion::definition);
         if (latest.isEmpty() || !latest.get().version().equals(timer.stepId())
                 || latest.get().trigger().type() != TriggerType.SCHEDULE) {

@@ -32,6 +32,7 @@ import dev.sopline.schemas.command.IdempotentCommand;
 import dev.sopline.schemas.command.InstanceCommand;
 import dev.sopline.schemas.command.RegisterProcess;
 import dev.sopline.schemas.command.ReleaseStart;
+import dev.sopline.schemas.command.RetireProcess;
 import dev.sopline.schemas.command.StartInstance;
 import dev.sopline.schemas.definition.ProcessDefinition;
 import dev.sopline.schemas.event.InstanceStateChanged;
@@ -207,6 +208,8 @@ public final class CommandProcessor implements Processor<String, Command, String
         }
         if (command instanceof RegisterProcess register) {
             apply(processHandler.register(register, processVersions.find(register.workspace(), register.file().process().name()), now), now);
+        } else if (command instanceof RetireProcess retire) {
+            apply(processHandler.retire(retire, processVersions.find(retire.workspace(), retire.process()), now), now);
         } else if (command instanceof InstanceCommand instanceCommand) {
             decideNow(instanceCommand, now, (inner, instance) -> handlers.decide(inner, instance, now));
         }

@@ -2,6 +2,7 @@ package dev.sopline.engine.state;
 
 import dev.sopline.engine.state.ProcessVersions.PublishedVersion;
 import dev.sopline.schemas.command.InstanceKeys;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -17,7 +18,9 @@ import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
  * Published process versions in a store (the engine's own, or the global definitions store): the only code that
  * knows their keys. Each version is its own record under {@code <workspace>/<name>/<version>}; a record of the
  * previous format, every version under {@code <workspace>/<name>}, is still read, and is split into per-version
- * records the next time a version of that process is registered ({@link #writesFor}).
+ * records the next time a version of that process is registered ({@link #writesFor}). A retired process has one more
+ * record, under {@code <workspace>/<name>/retired} (no version is named that: versions are numbers), merged into what
+ * is read as {@link ProcessVersions#retiredAt}.
  *
  * <p>"Latest" is the highest version among the process's records found by a prefix scan, compared numerically part
  * by part: the store's key order is lexical ({@code 1.10} before {@code 1.9}), so it is never relied on.
@@ -25,6 +28,7 @@ import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 public final class ProcessVersionStore {
 
     private static final StringSerializer KEYS = new StringSerializer();
+    private static final String RETIRED = "retired";
 
     private final ReadOnlyKeyValueStore<String, ProcessVersions> store;
 
@@ -36,22 +40,43 @@ public final class ProcessVersionStore {
         return versionPrefix(workspace, process) + version;
     }
 
+    public static String retiredKey(String workspace, String process) {
+        return versionPrefix(workspace, process) + RETIRED;
+    }
+
     private static String versionPrefix(String workspace, String process) {
         return InstanceKeys.processKey(workspace, process) + "/";
     }
 
-    /** Every version of the process, merged into one value; empty when none is published. */
+    /**
+     * Every version of the process, merged into one value with its retirement, if any; empty when none is published
+     * (a process retired before any version arrived reads as retired once one does).
+     */
     public Optional<ProcessVersions> find(String workspace, String process) {
-        Map<String, PublishedVersion> versions = new LinkedHashMap<>();
+        Merged merged = new Merged();
         ProcessVersions legacy = store.get(InstanceKeys.processKey(workspace, process));
         if (legacy != null) {
-            versions.putAll(legacy.versions());
+            merged.add(legacy);
         }
         try (KeyValueIterator<String, ProcessVersions> records = store.prefixScan(versionPrefix(workspace, process), KEYS)) {
-            records.forEachRemaining(entry -> versions.putAll(entry.value.versions()));
+            records.forEachRemaining(entry -> merged.add(entry.value));
         }
-        return versions.isEmpty() ? Optional.empty()
-                : Optional.of(new ProcessVersions(workspace, process, versions, ProcessVersions.ONE_VERSION_FORMAT));
+        return merged.versions.isEmpty() ? Optional.empty() : Optional.of(merged.as(workspace, process));
+    }
+
+    /** The records of one process read so far: their versions, and when it was retired, if one of them says so. */
+    private static final class Merged {
+        private final Map<String, PublishedVersion> versions = new LinkedHashMap<>();
+        private Instant retiredAt;
+
+        void add(ProcessVersions record) {
+            versions.putAll(record.versions());
+            retiredAt = retiredAt == null ? record.retiredAt() : retiredAt;
+        }
+
+        ProcessVersions as(String workspace, String process) {
+            return new ProcessVersions(workspace, process, versions, ProcessVersions.ONE_VERSION_FORMAT, retiredAt);
+        }
     }
 
     /** One version, read from its own record (or the previous format's record), without the others. */
@@ -63,23 +88,26 @@ public final class ProcessVersionStore {
         return Optional.ofNullable(store.get(InstanceKeys.processKey(workspace, process))).flatMap(legacy -> legacy.version(version));
     }
 
-    /** Every process of a workspace with its versions, by name. */
+    /** Every process of a workspace with its versions (and retirement), by name; one with no version is left out. */
     public List<ProcessVersions> list(String workspace) {
-        Map<String, Map<String, PublishedVersion>> byName = new TreeMap<>();
+        Map<String, Merged> byName = new TreeMap<>();
         try (KeyValueIterator<String, ProcessVersions> records = store.prefixScan(InstanceKeys.processKey(workspace, ""), KEYS)) {
-            records.forEachRemaining(entry -> byName.computeIfAbsent(entry.value.name(), name -> new LinkedHashMap<>())
-                    .putAll(entry.value.versions()));
+            records.forEachRemaining(entry -> byName.computeIfAbsent(entry.value.name(), name -> new Merged()).add(entry.value));
         }
         List<ProcessVersions> found = new ArrayList<>();
-        byName.forEach((name, versions) -> found.add(new ProcessVersions(workspace, name, versions, ProcessVersions.ONE_VERSION_FORMAT)));
+        byName.forEach((name, merged) -> {
+            if (!merged.versions.isEmpty()) {
+                found.add(merged.as(workspace, name));
+            }
+        });
         return found;
     }
 
     /**
-     * The records that publish one new version: its own, and, if the process still has a record of the previous
-     * format, one record per version it holds plus a tombstone for it, so the old record is split once.
+     * The records that publish one new version, or a retirement: its own, and, if the process still has a record of
+     * the previous format, one record per version it holds plus a tombstone for it, so the old record is split once.
      *
-     * @param published a one-version record ({@link ProcessVersions#single})
+     * @param published a one-version record ({@link ProcessVersions#single}) or a retirement ({@link ProcessVersions#retirement})
      */
     public List<KeyValue<String, ProcessVersions>> writesFor(ProcessVersions published) {
         List<KeyValue<String, ProcessVersions>> writes = new ArrayList<>();
@@ -92,6 +120,9 @@ public final class ProcessVersionStore {
         }
         published.versions().forEach((version, value) -> writes.add(KeyValue.pair(versionKey(published.workspace(), published.name(), version),
                 published)));
+        if (published.retired()) {
+            writes.add(KeyValue.pair(retiredKey(published.workspace(), published.name()), published));
+        }
         return writes;
     }
 }

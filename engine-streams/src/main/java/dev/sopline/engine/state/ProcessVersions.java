@@ -15,10 +15,14 @@ import java.util.Optional;
  * under {@code <workspace>/<name>/<version>}, so no number of versions makes a record too large. Queries see the
  * versions of a process merged into one value.
  *
+ * <p>A retired process (its workspace was deleted) has one more record of its own, holding no version and the time it
+ * was retired; queries see it as the merged value's {@code retiredAt}.
+ *
  * @param versions by version string
  * @param format the stored record's format; 1 when absent (records written before formats were numbered)
+ * @param retiredAt when the process was retired; absent (null) while it is not, and in every record written before
  */
-public record ProcessVersions(String workspace, String name, Map<String, PublishedVersion> versions, Integer format) {
+public record ProcessVersions(String workspace, String name, Map<String, PublishedVersion> versions, Integer format, Instant retiredAt) {
 
     public static final int ALL_VERSIONS_FORMAT = 1;
     public static final int ONE_VERSION_FORMAT = 2;
@@ -37,12 +41,22 @@ public record ProcessVersions(String workspace, String name, Map<String, Publish
     public record PublishedVersion(ProcessDefinition definition, String source, Instant publishedAt) {}
 
     public static ProcessVersions empty(String workspace, String name) {
-        return new ProcessVersions(workspace, name, Map.of(), ONE_VERSION_FORMAT);
+        return new ProcessVersions(workspace, name, Map.of(), ONE_VERSION_FORMAT, null);
+    }
+
+    /** The record that marks a process retired, stored under a key of its own. */
+    public static ProcessVersions retirement(String workspace, String name, Instant retiredAt) {
+        return new ProcessVersions(workspace, name, Map.of(), ONE_VERSION_FORMAT, retiredAt);
     }
 
     /** The record of one version, as stored under its own key. */
     public static ProcessVersions single(String workspace, String name, String version, PublishedVersion published) {
-        return new ProcessVersions(workspace, name, Map.of(version, published), ONE_VERSION_FORMAT);
+        return new ProcessVersions(workspace, name, Map.of(version, published), ONE_VERSION_FORMAT, null);
+    }
+
+    /** Whether the process is retired: its schedule no longer fires and no start of it is accepted. */
+    public boolean retired() {
+        return retiredAt != null;
     }
 
     public Optional<PublishedVersion> version(String version) {
@@ -57,7 +71,7 @@ public record ProcessVersions(String workspace, String name, Map<String, Publish
     public ProcessVersions with(String version, PublishedVersion published) {
         Map<String, PublishedVersion> copy = new LinkedHashMap<>(versions);
         copy.put(version, published);
-        return new ProcessVersions(workspace, name, copy, format);
+        return new ProcessVersions(workspace, name, copy, format, retiredAt);
     }
 
     public static final Comparator<String> VERSION_ORDER = (left, right) -> {

@@ -3,6 +3,7 @@ package dev.sopline.gateway.workspace;
 import dev.sopline.engine.query.EngineReader;
 import dev.sopline.engine.query.InstanceFilter;
 import dev.sopline.engine.query.Page;
+import dev.sopline.engine.state.ProcessVersions;
 import dev.sopline.gateway.auth.TokenRegistry;
 import dev.sopline.gateway.command.CommandBus;
 import dev.sopline.gateway.engine.EngineAccess;
@@ -10,6 +11,7 @@ import dev.sopline.gateway.webhook.WebhookRegistry;
 import dev.sopline.gateway.webhook.WebhookSubscription;
 import dev.sopline.schemas.command.CancelInstance;
 import dev.sopline.schemas.command.CommandReply;
+import dev.sopline.schemas.command.RetireProcess;
 import dev.sopline.schemas.instance.InstanceState;
 import dev.sopline.schemas.instance.InstanceView;
 import java.time.Instant;
@@ -21,8 +23,10 @@ import org.springframework.stereotype.Component;
 
 /**
  * Deletes a workspace: first the mark that makes it deleted (durable, so its tokens are refused on every replica from
- * then on), then what follows from it: its tokens revoked, its unfinished instances cancelled, its webhook
- * subscriptions removed, and last the mark that it is all done. Each part can run again without harm, so a deletion
+ * then on), then what follows from it: its tokens revoked, its processes retired in the engine (their schedules fire
+ * no more and no start of them is accepted), its unfinished instances cancelled, its webhook subscriptions removed,
+ * and last the mark that it is all done. Retiring comes before cancelling, so a start already on its way is either
+ * refused or lands in time for a cancelling pass. Each part can run again without harm, so a deletion
  * that stopped half-way (a gateway crash, the engine not answering) is finished by deleting again.
  *
  * <p>A step that a worker is running when its instance is cancelled ends there: the worker's result is no longer
@@ -62,10 +66,30 @@ public class WorkspaceDeletion {
         WorkspaceRecord deleted = workspace.isDeleted() ? workspace : workspace.deleted(now);
         workspaces.save(deleted);
         tokens.active(deleted.name(), now).forEach(token -> tokens.save(token.revoked(now)));
+        int retired = retireProcesses(deleted.name());
         int cancelled = cancelUnfinishedInstances(deleted.name());
         webhooks.of(deleted.name()).stream().map(WebhookSubscription::id).forEach(webhooks::delete);
         workspaces.save(deleted.cleared(Instant.now()));
-        LOG.info("Workspace '{}' deleted: its tokens revoked, {} instances cancelled", deleted.name(), cancelled);
+        LOG.info("Workspace '{}' deleted: its tokens revoked, {} processes retired, {} instances cancelled", deleted.name(), retired,
+                cancelled);
+    }
+
+    /**
+     * Retires every process of the workspace and waits for each answer, so the deletion is not done before the
+     * engine holds the retirements. Retiring one again (a repeated deletion) changes nothing.
+     *
+     * @throws IllegalStateException when the engine refuses one; a repeat of the deletion tries again
+     */
+    private int retireProcesses(String workspace) {
+        List<ProcessVersions> processes = engine.queries().processes(workspace);
+        for (ProcessVersions process : processes) {
+            CommandReply reply = commands.send(new RetireProcess(UUID.randomUUID().toString(), workspace, process.name()));
+            if (!reply.isSuccess()) {
+                throw new IllegalStateException("Expected the engine to retire process '%s' of workspace '%s', but it answered %d %s"
+                        .formatted(process.name(), workspace, reply.status(), reply.error()));
+            }
+        }
+        return processes.size();
     }
 
     private int cancelUnfinishedInstances(String workspace) {

@@ -1,0 +1,68 @@
+package dev.sopline.gateway.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.github.f4b6a3.ulid.UlidCreator;
+import dev.sopline.gateway.command.CommandBus;
+import dev.sopline.gateway.engine.EngineAccess;
+import dev.sopline.gateway.it.WorkspaceIsolationIT.Workspace;
+import dev.sopline.schemas.command.CommandReply;
+import dev.sopline.schemas.command.StartInstance;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+
+/**
+ * The processes of a deleted workspace are retired in the engine. A schedule's fire is a start with origin
+ * {@code schedule} that the engine writes to its own command topic; a cron fires once a minute at best, so instead of
+ * waiting for one, the test sends such starts straight to the command topic, as the engine or a gateway would.
+ */
+class DeletedWorkspaceProcessesIT extends GatewayTestBase {
+
+    private static final String EVERY_MINUTE = """
+            engine: "0.1"
+            process:
+              name: minutely
+              version: "1.0"
+              trigger:
+                type: schedule
+                cron: "* * * * *"
+              steps:
+                - id: look
+                  type: form
+                  outputs:
+                    - name: done
+            """;
+
+    @Autowired
+    EngineAccess engine;
+
+    @Autowired
+    CommandBus commands;
+
+    @Test
+    void shouldRefuseEveryStartOfAProcessOfADeletedWorkspace() {
+        Workspace doomed = WorkspaceIsolationIT.createWorkspace(this, "scheduled");
+        assertThat(doomed.admin().register(EVERY_MINUTE).status()).isEqualTo(201);
+
+        assertThat(api().delete("/workspaces/" + doomed.name()).status()).isEqualTo(204);
+
+        List<StartInstance> starts = List.of(
+                start(doomed.name(), StartInstance.SCHEDULE, "1.0"),
+                start(doomed.name(), StartInstance.TRIGGER, "1.0"),
+                start(doomed.name(), StartInstance.API, null));
+        for (StartInstance start : starts) {
+            CommandReply reply = commands.send(start);
+            assertThat(reply.status()).as("%s start: %s", start.origin(), reply.message()).isEqualTo(404);
+            assertThat(reply.error()).isEqualTo("not_found");
+            assertThat(engine.queries().instance(doomed.name(), start.instanceId())).isEmpty();
+        }
+    }
+
+    private StartInstance start(String workspace, String origin, String seenVersion) {
+        return new StartInstance(UUID.randomUUID().toString(), workspace, UlidCreator.getMonotonicUlid().toString(), "minutely",
+                Map.of(), null, origin, seenVersion);
+    }
+}
