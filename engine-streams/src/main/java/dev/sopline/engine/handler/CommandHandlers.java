@@ -6,7 +6,6 @@ import dev.sopline.engine.decision.InstanceDecider;
 import dev.sopline.engine.decision.InstanceTooLarge;
 import dev.sopline.engine.decision.JsonSize;
 import dev.sopline.engine.state.Instance;
-import dev.sopline.engine.state.ProcessVersions;
 import dev.sopline.engine.state.Timer;
 import dev.sopline.schemas.command.CancelInstance;
 import dev.sopline.schemas.command.FireTimer;
@@ -85,7 +84,7 @@ public final class CommandHandlers {
      * sent the start: an API call, a webhook trigger, or a schedule fire decided just before the retirement.
      */
     private boolean isRetired(StartInstance start) {
-        return definitions.find(start.workspace(), start.process()).map(ProcessVersions::retired).orElse(false);
+        return definitions.isRetired(start.workspace(), start.process());
     }
 
     private static Decision retiredProcess(StartInstance start) {

@@ -14,6 +14,11 @@ public interface DefinitionLookup {
         return find(workspace, process).flatMap(ProcessVersions::latest).map(ProcessVersions.PublishedVersion::definition);
     }
 
+    /** Whether the process was retired (its workspace deleted); stores answer this with one read. */
+    default boolean isRetired(String workspace, String process) {
+        return find(workspace, process).map(ProcessVersions::retired).orElse(false);
+    }
+
     default Optional<ProcessDefinition> version(String workspace, String process, String version) {
         return find(workspace, process).flatMap(versions -> versions.version(version)).map(ProcessVersions.PublishedVersion::definition);
     }

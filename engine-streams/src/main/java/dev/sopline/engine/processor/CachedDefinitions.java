@@ -34,6 +34,11 @@ final class CachedDefinitions implements DefinitionLookup {
     }
 
     @Override
+    public boolean isRetired(String workspace, String process) {
+        return store.isRetired(workspace, process);
+    }
+
+    @Override
     public Optional<ProcessDefinition> version(String workspace, String process, String version) {
         String key = workspace + "/" + process + "/" + version;
         ProcessDefinition cached = versions.get(key);

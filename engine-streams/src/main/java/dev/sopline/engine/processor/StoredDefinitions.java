@@ -21,6 +21,11 @@ final class StoredDefinitions implements DefinitionLookup {
     }
 
     @Override
+    public boolean isRetired(String workspace, String process) {
+        return store.isRetired(workspace, process);
+    }
+
+    @Override
     public Optional<ProcessDefinition> version(String workspace, String process, String version) {
         return store.version(workspace, process, version).map(ProcessVersions.PublishedVersion::definition);
     }

@@ -79,6 +79,12 @@ public final class ProcessVersionStore {
         }
     }
 
+    /** Whether the process is retired, from its one retirement record: a single read, not a scan of its versions. */
+    public boolean isRetired(String workspace, String process) {
+        ProcessVersions mark = store.get(retiredKey(workspace, process));
+        return mark != null && mark.retired();
+    }
+
     /** One version, read from its own record (or the previous format's record), without the others. */
     public Optional<PublishedVersion> version(String workspace, String process, String version) {
         ProcessVersions own = store.get(versionKey(workspace, process, version));
