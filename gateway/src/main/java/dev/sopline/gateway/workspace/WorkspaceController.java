@@ -94,7 +94,8 @@ public class WorkspaceController {
 
     @Operation(operationId = "deleteWorkspace", summary = "Delete a workspace: revoke its tokens, cancel its instances",
             description = "From the answer on, every token of the workspace gives 401 on every gateway; its unfinished instances are "
-                    + "cancelled and its webhook subscriptions removed. Should the engine not answer meanwhile (503), the workspace "
+                    + "cancelled, its processes retired (their schedules stop, and starts of them answer 404) and its webhook subscriptions "
+                    + "removed. Should the engine not answer meanwhile (503), the workspace "
                     + "is deleted all the same and a repeat of the call finishes the rest. " + ADMIN_ONLY,
             responses = {
                 @ApiResponse(responseCode = "204", description = "Deleted"),
