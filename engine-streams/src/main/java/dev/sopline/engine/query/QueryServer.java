@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
@@ -135,7 +136,31 @@ public final class QueryServer implements AutoCloseable {
             }
             return new Answer<>(found, stale);
         }
+        List<Integer> partitions = QueryParameters.partitions(parameters);
+        if (partitions != null) {
+            return Answer.fresh(readPartitions(local, name, parameters, partitions, Boolean.parseBoolean(parameters.get("stale"))));
+        }
         return Answer.fresh(read(local, name, parameters));
+    }
+
+    /**
+     * A list, count or window from this replica's copies of the named partitions only, standby copies included when
+     * {@code stale}; a list read so carries its stale mark in its JSON.
+     */
+    private static Optional<?> readPartitions(EngineQueries local, String name, Map<String, String> parameters, List<Integer> partitions,
+                                              boolean stale) {
+        int limit = Integer.parseInt(parameters.getOrDefault("limit", "50"));
+        String workspace = required(parameters, "workspace");
+        return switch (name) {
+            case "instances" -> Optional.of(local.instances(workspace, QueryParameters.instanceFilter(parameters), parameters.get("cursor"),
+                    limit, partitions, stale));
+            case "pending" -> Optional.of(local.pendingSteps(workspace, QueryParameters.pendingFilter(parameters), parameters.get("cursor"),
+                    limit, partitions, stale));
+            case "counts" -> Optional.of(local.counts(workspace, partitions, stale));
+            case "window" -> Optional.of(local.window(workspace, Instant.ofEpochMilli(Long.parseLong(required(parameters, "from"))),
+                    Instant.ofEpochMilli(Long.parseLong(required(parameters, "to"))), partitions, stale));
+            default -> throw new IllegalArgumentException("Expected a list, count or window to scope by partition, but got " + name);
+        };
     }
 
     private static Answer<Optional<?>> readRouted(EngineQueries local, EngineReader routed, String name, Map<String, String> parameters) {
