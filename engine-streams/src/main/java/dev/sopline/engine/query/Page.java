@@ -15,7 +15,12 @@ import java.util.function.Function;
  * @param stale whether part of the page came from a standby copy because the owner of some partitions could not be
  *     reached: that part may be a little behind (left out of the JSON when false)
  */
-public record Page<T>(List<T> items, String nextCursor, @JsonInclude(JsonInclude.Include.NON_DEFAULT) boolean stale) {
+public record Page<T>(List<T> items, String nextCursor, @JsonInclude(JsonInclude.Include.NON_DEFAULT) Boolean stale) {
+
+    /** A page from a replica that leaves the flag out was read from the owners (the mapping refuses null for a primitive). */
+    public Page {
+        stale = Boolean.TRUE.equals(stale);
+    }
 
     public Page(List<T> items, String nextCursor) {
         this(items, nextCursor, false);
