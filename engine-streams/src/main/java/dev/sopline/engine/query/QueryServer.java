@@ -27,7 +27,9 @@ import org.slf4j.LoggerFactory;
  * <p>Answers: 200 with the JSON; 404 {@code not_found} when the replica can say the thing does not exist; 503
  * {@code unavailable} with {@code Retry-After} when it cannot answer now (its stores are not restored yet, or the
  * owner of the data and every copy of it are unreachable); 400 {@code invalid_query}. A read of an instance that a
- * standby answered because its owner was unreachable carries {@code X-SOP-Stale: true}.
+ * standby answered because its owner was unreachable carries {@code X-SOP-Stale: true}. The lists, counts and window
+ * of {@code /internal/*} take {@code partitions} (comma-separated; only those partitions are read) and {@code stale}
+ * (standby copies may answer); a list read so carries {@code "stale": true} in its JSON.
  * {@code /query/replicas} lists the query endpoints of every replica in the group, for gateways to find them.
  */
 public final class QueryServer implements AutoCloseable {
