@@ -18,6 +18,7 @@ import dev.sopline.schemas.instance.InstanceView;
 import dev.sopline.schemas.instance.PendingStep;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 import org.apache.kafka.common.TopicPartition;
@@ -95,10 +96,20 @@ public final class EngineQueries implements EngineReader {
      */
     @Override
     public Page<InstanceView> instances(String workspace, InstanceFilter filter, String cursor, int limit) {
+        return instances(workspace, filter, cursor, limit, activePartitions(), false);
+    }
+
+    /**
+     * The same from this replica's copies of the given partitions only. With {@code stale}, a standby copy (or an active
+     * one still being restored) answers too, and the page is marked stale; a partition this replica holds no copy of
+     * makes the read unavailable ({@link org.apache.kafka.streams.errors.InvalidStateStoreException}).
+     */
+    public Page<InstanceView> instances(String workspace, InstanceFilter filter, String cursor, int limit, Collection<Integer> partitions,
+                                        boolean stale) {
         List<InstanceView> candidates = new ArrayList<>();
-        for (int partition : activePartitions()) {
-            ReadOnlyKeyValueStore<String, String> index = store(EngineTopology.INSTANCE_INDEX_STORE, String.class, partition);
-            ReadOnlyKeyValueStore<String, Instance> instances = store(EngineTopology.INSTANCES_STORE, Instance.class, partition);
+        for (int partition : partitions) {
+            ReadOnlyKeyValueStore<String, String> index = store(EngineTopology.INSTANCE_INDEX_STORE, partition, stale);
+            ReadOnlyKeyValueStore<String, Instance> instances = store(EngineTopology.INSTANCES_STORE, partition, stale);
             for (String id : InstanceListIndex.newestIds(index, workspace, filter.process(), filter.state(), cursor, limit + 1)) {
                 Instance instance = instances.get(InstanceKeys.key(workspace, id));
                 if (instance != null) {
@@ -106,24 +117,39 @@ public final class EngineQueries implements EngineReader {
                 }
             }
         }
-        return Page.of(candidates, Orders.NEWEST_FIRST, limit, Orders::instanceCursor);
+        return Page.of(candidates, Orders.NEWEST_FIRST, limit, Orders::instanceCursor).markedStale(stale);
     }
 
     /** Oldest first, from the pending index; each partition gives its own oldest {@code limit + 1} matching entries. */
     @Override
     public Page<PendingStep> pendingSteps(String workspace, PendingFilter filter, String cursor, int limit) {
+        return pendingSteps(workspace, filter, cursor, limit, activePartitions(), false);
+    }
+
+    /** The same from this replica's copies of the given partitions only; {@code stale} as for instances. */
+    public Page<PendingStep> pendingSteps(String workspace, PendingFilter filter, String cursor, int limit, Collection<Integer> partitions,
+                                          boolean stale) {
         List<PendingStep> candidates = new ArrayList<>();
-        for (int partition : activePartitions()) {
-            candidates.addAll(PendingStepStore.oldest(store(EngineTopology.PENDING_STORE, PendingStep.class, partition), workspace,
+        for (int partition : partitions) {
+            candidates.addAll(PendingStepStore.oldest(store(EngineTopology.PENDING_STORE, partition, stale), workspace,
                     filter::matches, cursor, limit + 1));
         }
-        return Page.of(candidates, Orders.OLDEST_FIRST, limit, Orders::pendingCursor);
+        return Page.of(candidates, Orders.OLDEST_FIRST, limit, Orders::pendingCursor).markedStale(stale);
     }
 
     /** From the counters the processor keeps per process: one record per process of the workspace, no instance read. */
     @Override
     public WorkspaceCounts counts(String workspace) {
         return WorkspaceCounts.of(MetricCounters.ofWorkspace(store(EngineTopology.COUNTERS_STORE, ProcessCounters.class), workspace));
+    }
+
+    /** The counters of the given partitions only, each counted once; {@code stale} as for instances. */
+    public WorkspaceCounts counts(String workspace, Collection<Integer> partitions, boolean stale) {
+        List<ProcessCounters> counters = new ArrayList<>();
+        for (int partition : partitions) {
+            counters.addAll(MetricCounters.ofWorkspace(store(EngineTopology.COUNTERS_STORE, partition, stale), workspace));
+        }
+        return WorkspaceCounts.of(counters);
     }
 
     /** The counters of every workspace this replica holds, for the engine's gauges. */
@@ -134,6 +160,15 @@ public final class EngineQueries implements EngineReader {
     @Override
     public WindowBucket window(String workspace, Instant from, Instant to) {
         return WindowBuckets.sum(store(EngineTopology.WINDOW_STORE, WindowBucket.class), workspace, from, to);
+    }
+
+    /** The window of the given partitions only, summed; {@code stale} as for instances. */
+    public WindowBucket window(String workspace, Instant from, Instant to, Collection<Integer> partitions, boolean stale) {
+        WindowBucket total = WindowBucket.empty();
+        for (int partition : partitions) {
+            total = total.plus(WindowBuckets.sum(store(EngineTopology.WINDOW_STORE, partition, stale), workspace, from, to));
+        }
+        return total;
     }
 
     /** Timers of this replica's partitions that are due and not fired yet, counted up to {@code max}. */
@@ -182,8 +217,11 @@ public final class EngineQueries implements EngineReader {
         return streams.store(StoreQueryParameters.fromNameAndType(name, QueryableStoreTypes.<String, V>keyValueStore()));
     }
 
-    private <V> ReadOnlyKeyValueStore<String, V> store(String name, Class<V> valueType, int partition) {
-        return streams.store(StoreQueryParameters.fromNameAndType(name, QueryableStoreTypes.<String, V>keyValueStore())
-                .withPartition(partition));
+    /** One partition's copy of a store; with {@code stale}, a standby or still-restoring copy too. */
+    private <V> ReadOnlyKeyValueStore<String, V> store(String name, int partition, boolean stale) {
+        StoreQueryParameters<ReadOnlyKeyValueStore<String, V>> parameters = StoreQueryParameters
+                .fromNameAndType(name, QueryableStoreTypes.<String, V>keyValueStore())
+                .withPartition(partition);
+        return streams.store(stale ? parameters.enableStaleStores() : parameters);
     }
 }

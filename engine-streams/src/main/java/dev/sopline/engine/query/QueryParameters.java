@@ -7,6 +7,8 @@ import java.net.URLDecoder;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.Collection;
+import java.util.List;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -19,6 +21,26 @@ final class QueryParameters {
     /** The parameters of a window query: the workspace and both bounds in epoch milliseconds. */
     static Map<String, Object> window(String workspace, java.time.Instant from, java.time.Instant to) {
         return Map.of("workspace", workspace, "from", from.toEpochMilli(), "to", to.toEpochMilli());
+    }
+
+    /**
+     * A read scoped to some partitions of the command topic, and whether a standby copy may answer for them:
+     * {@code partitions=0,3,5} and {@code stale=true}.
+     */
+    static Map<String, Object> scoped(Map<String, Object> read, Collection<Integer> partitions, boolean stale) {
+        Map<String, Object> parameters = new LinkedHashMap<>(read);
+        parameters.put("partitions", partitions.stream().map(String::valueOf).collect(Collectors.joining(",")));
+        parameters.put("stale", stale);
+        return parameters;
+    }
+
+    /** The partitions a scoped read names, or null when it names none (the replica's own active partitions). */
+    static List<Integer> partitions(Map<String, String> parameters) {
+        String partitions = parameters.get("partitions");
+        if (partitions == null) {
+            return null;
+        }
+        return partitions.isEmpty() ? List.of() : Arrays.stream(partitions.split(",")).map(Integer::valueOf).toList();
     }
 
     static String encode(Map<String, Object> parameters) {

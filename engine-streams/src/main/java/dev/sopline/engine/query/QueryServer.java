@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
@@ -26,7 +27,9 @@ import org.slf4j.LoggerFactory;
  * <p>Answers: 200 with the JSON; 404 {@code not_found} when the replica can say the thing does not exist; 503
  * {@code unavailable} with {@code Retry-After} when it cannot answer now (its stores are not restored yet, or the
  * owner of the data and every copy of it are unreachable); 400 {@code invalid_query}. A read of an instance that a
- * standby answered because its owner was unreachable carries {@code X-SOP-Stale: true}.
+ * standby answered because its owner was unreachable carries {@code X-SOP-Stale: true}. The lists, counts and window
+ * of {@code /internal/*} take {@code partitions} (comma-separated; only those partitions are read) and {@code stale}
+ * (standby copies may answer); a list read so carries {@code "stale": true} in its JSON.
  * {@code /query/replicas} lists the query endpoints of every replica in the group, for gateways to find them.
  */
 public final class QueryServer implements AutoCloseable {
@@ -141,7 +144,31 @@ public final class QueryServer implements AutoCloseable {
                     Integer.parseInt(required(parameters, "partition")), parameters.get("cursor"),
                     Integer.parseInt(parameters.getOrDefault("limit", "50")))));
         }
+        List<Integer> partitions = QueryParameters.partitions(parameters);
+        if (partitions != null) {
+            return Answer.fresh(readPartitions(local, name, parameters, partitions, Boolean.parseBoolean(parameters.get("stale"))));
+        }
         return Answer.fresh(read(local, name, parameters));
+    }
+
+    /**
+     * A list, count or window from this replica's copies of the named partitions only, standby copies included when
+     * {@code stale}; a list read so carries its stale mark in its JSON.
+     */
+    private static Optional<?> readPartitions(EngineQueries local, String name, Map<String, String> parameters, List<Integer> partitions,
+                                              boolean stale) {
+        int limit = Integer.parseInt(parameters.getOrDefault("limit", "50"));
+        String workspace = required(parameters, "workspace");
+        return switch (name) {
+            case "instances" -> Optional.of(local.instances(workspace, QueryParameters.instanceFilter(parameters), parameters.get("cursor"),
+                    limit, partitions, stale));
+            case "pending" -> Optional.of(local.pendingSteps(workspace, QueryParameters.pendingFilter(parameters), parameters.get("cursor"),
+                    limit, partitions, stale));
+            case "counts" -> Optional.of(local.counts(workspace, partitions, stale));
+            case "window" -> Optional.of(local.window(workspace, Instant.ofEpochMilli(Long.parseLong(required(parameters, "from"))),
+                    Instant.ofEpochMilli(Long.parseLong(required(parameters, "to"))), partitions, stale));
+            default -> throw new IllegalArgumentException("Expected a list, count or window to scope by partition, but got " + name);
+        };
     }
 
     private static Answer<Optional<?>> readRouted(EngineQueries local, EngineReader routed, String name, Map<String, String> parameters) {

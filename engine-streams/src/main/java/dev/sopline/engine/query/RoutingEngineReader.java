@@ -14,19 +14,19 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.function.Function;
+import java.util.TreeSet;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.KeyQueryMetadata;
-import org.apache.kafka.streams.StreamsMetadata;
 import org.apache.kafka.streams.errors.InvalidStateStoreException;
 import org.apache.kafka.streams.state.HostInfo;
 import tools.jackson.core.type.TypeReference;
 
 /**
  * Routes each query to the replicas that own the data, using the {@code application.server} each replica
- * advertises: a lookup by instance id goes to the one active owner of its partition, a list goes to every replica
- * and the pages are merged. Global stores (definitions, callbacks) are complete on every replica and read locally.
+ * advertises: a lookup by instance id goes to the one active owner of its partition; a list, count or window asks
+ * each replica for the partitions it is active for (a standby copy, marked stale, for those whose owner does not
+ * answer) and merges the pages or sums the parts. Global stores (definitions, callbacks) are complete on every replica and read locally.
  * Without an advertised endpoint this replica is taken to be the only one.
  */
 public final class RoutingEngineReader implements EngineReader {
@@ -106,19 +106,27 @@ public final class RoutingEngineReader implements EngineReader {
 
     @Override
     public Page<InstanceView> instances(String workspace, InstanceFilter filter, String cursor, int limit) {
+        if (self == null) {
+            return local.instances(workspace, filter, cursor, limit);
+        }
         Map<String, Object> parameters = QueryParameters.page(QueryParameters.of(filter), workspace, cursor, limit);
-        List<Page<InstanceView>> pages = fanOut(
-                () -> local.instances(workspace, filter, cursor, limit),
-                host -> replicas.get(url(host), QueryServer.LOCAL_INSTANCES, parameters, new TypeReference<Page<InstanceView>>() {}));
+        List<Page<InstanceView>> pages = byPartition((host, partitions, stale) -> host.equals(self)
+                ? local.instances(workspace, filter, cursor, limit, partitions, stale)
+                : ask(host, QueryServer.LOCAL_INSTANCES, QueryParameters.scoped(parameters, partitions, stale),
+                        new TypeReference<Page<InstanceView>>() {}));
         return Page.merge(pages, Orders.NEWEST_FIRST, limit, Orders::instanceCursor);
     }
 
     @Override
     public Page<PendingStep> pendingSteps(String workspace, PendingFilter filter, String cursor, int limit) {
+        if (self == null) {
+            return local.pendingSteps(workspace, filter, cursor, limit);
+        }
         Map<String, Object> parameters = QueryParameters.page(QueryParameters.of(filter), workspace, cursor, limit);
-        List<Page<PendingStep>> pages = fanOut(
-                () -> local.pendingSteps(workspace, filter, cursor, limit),
-                host -> replicas.get(url(host), QueryServer.LOCAL_PENDING, parameters, new TypeReference<Page<PendingStep>>() {}));
+        List<Page<PendingStep>> pages = byPartition((host, partitions, stale) -> host.equals(self)
+                ? local.pendingSteps(workspace, filter, cursor, limit, partitions, stale)
+                : ask(host, QueryServer.LOCAL_PENDING, QueryParameters.scoped(parameters, partitions, stale),
+                        new TypeReference<Page<PendingStep>>() {}));
         return Page.merge(pages, Orders.OLDEST_FIRST, limit, Orders::pendingCursor);
     }
 
@@ -146,17 +154,26 @@ public final class RoutingEngineReader implements EngineReader {
 
     @Override
     public WorkspaceCounts counts(String workspace) {
-        List<WorkspaceCounts> parts = fanOut(() -> local.counts(workspace),
-                host -> replicas.get(url(host), QueryServer.LOCAL_COUNTS, Map.of("workspace", workspace), new TypeReference<WorkspaceCounts>() {}));
-        return parts.stream().reduce(WorkspaceCounts::plus).orElseThrow();
+        if (self == null) {
+            return local.counts(workspace);
+        }
+        List<WorkspaceCounts> parts = byPartition((host, partitions, stale) -> host.equals(self)
+                ? local.counts(workspace, partitions, stale)
+                : ask(host, QueryServer.LOCAL_COUNTS, QueryParameters.scoped(Map.of("workspace", workspace), partitions, stale),
+                        new TypeReference<WorkspaceCounts>() {}));
+        return parts.stream().reduce(WorkspaceCounts::plus).orElseGet(() -> WorkspaceCounts.of(List.of()));
     }
 
     @Override
     public WindowBucket window(String workspace, Instant from, Instant to) {
-        List<WindowBucket> parts = fanOut(() -> local.window(workspace, from, to),
-                host -> replicas.get(url(host), QueryServer.LOCAL_WINDOW, QueryParameters.window(workspace, from, to),
+        if (self == null) {
+            return local.window(workspace, from, to);
+        }
+        List<WindowBucket> parts = byPartition((host, partitions, stale) -> host.equals(self)
+                ? local.window(workspace, from, to, partitions, stale)
+                : ask(host, QueryServer.LOCAL_WINDOW, QueryParameters.scoped(QueryParameters.window(workspace, from, to), partitions, stale),
                         new TypeReference<WindowBucket>() {}));
-        return parts.stream().reduce(WindowBucket::plus).orElseThrow();
+        return parts.stream().reduce(WindowBucket::plus).orElseGet(WindowBucket::empty);
     }
 
     @Override
@@ -174,26 +191,55 @@ public final class RoutingEngineReader implements EngineReader {
         return local.processes(workspace);
     }
 
-    private <T> List<T> fanOut(java.util.function.Supplier<T> here, Function<HostInfo, Optional<T>> there) {
-        List<T> results = new ArrayList<>();
-        results.add(here.get());
-        if (self == null) {
-            return results;
-        }
-        for (HostInfo host : otherHosts()) {
-            there.apply(host).ifPresent(results::add);
-        }
-        return results;
+    /** One replica's answer for some partitions; {@link InvalidStateStoreException} when it cannot give it. */
+    @FunctionalInterface
+    private interface PartitionRead<T> {
+        T read(HostInfo host, Set<Integer> partitions, boolean stale);
     }
 
-    private Set<HostInfo> otherHosts() {
-        Set<HostInfo> hosts = new LinkedHashSet<>();
-        for (StreamsMetadata metadata : streams.metadataForAllStreamsClients()) {
-            if (!metadata.hostInfo().equals(self) && metadata.stateStoreNames().contains(EngineTopology.INSTANCES_STORE)) {
-                hosts.add(metadata.hostInfo());
+    /**
+     * Asks each replica for exactly the partitions it is active for. The partitions of a replica that does not answer
+     * (it is gone and the group has not moved them yet, or it is still restoring them), and those no replica is active
+     * for, are each read from a standby copy, this replica's first; only when no copy of a partition answers does the
+     * read fail.
+     */
+    private <T> List<T> byPartition(PartitionRead<T> read) {
+        PartitionHosts hosts = PartitionHosts.of(streams.metadataForAllStreamsClients());
+        List<T> parts = new ArrayList<>();
+        Set<Integer> unanswered = new TreeSet<>(hosts.withoutActive());
+        InvalidStateStoreException failures = new InvalidStateStoreException("Expected the owner or a standby copy of every partition to answer");
+        for (Map.Entry<HostInfo, Set<Integer>> active : hosts.byActive().entrySet()) {
+            try {
+                parts.add(read.read(active.getKey(), active.getValue(), false));
+            } catch (InvalidStateStoreException ownerUnavailable) {
+                failures.addSuppressed(ownerUnavailable);
+                unanswered.addAll(active.getValue());
             }
         }
-        return hosts;
+        for (int partition : unanswered) {
+            parts.add(fromCopies(read, partition, hosts.standbysOf(partition), failures));
+        }
+        return parts;
+    }
+
+    private <T> T fromCopies(PartitionRead<T> read, int partition, Set<HostInfo> standbys, InvalidStateStoreException failures) {
+        Set<HostInfo> candidates = new LinkedHashSet<>();
+        candidates.add(self);
+        candidates.addAll(standbys);
+        for (HostInfo host : candidates) {
+            try {
+                return read.read(host, Set.of(partition), true);
+            } catch (InvalidStateStoreException copyUnavailable) {
+                failures.addSuppressed(copyUnavailable);
+            }
+        }
+        throw failures;
+    }
+
+    /** A replica's answer to a scoped read; these always answer with a body, so anything else means it could not. */
+    private <T> T ask(HostInfo host, String path, Map<String, Object> parameters, TypeReference<T> type) {
+        return replicas.get(url(host), path, parameters, type).orElseThrow(() ->
+                new InvalidStateStoreException("Expected replica " + url(host) + " to answer " + path + ", but it found nothing"));
     }
 
     private static String url(HostInfo host) {

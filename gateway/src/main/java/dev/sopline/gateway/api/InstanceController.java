@@ -128,7 +128,9 @@ public class InstanceController {
                 new ApiException(400, "invalid_parameter", "Expected state to be one of pending, running, waiting, completed, failed, cancelled"));
         int pageSize = Pagination.limit(limit);
         Page<InstanceView> page = engine.queries().instances(scope.workspace(request), new InstanceFilter(process, stateFilter), cursor, pageSize);
-        return Pagination.respond(page.items().stream().map(ApiViews::summary).toList(), page.nextCursor(), request);
+        var answer = Pagination.respond(page.items().stream().map(ApiViews::summary).toList(), page.nextCursor(), request);
+        // Some partitions were read from a standby copy while their owner was unreachable: the page may be a little behind.
+        return page.stale() ? ResponseEntity.ok().headers(answer.getHeaders()).header(Answer.STALE_HEADER, "true").body(answer.getBody()) : answer;
     }
 
     @Operation(operationId = "getInstance", summary = "Read an instance and its steps",

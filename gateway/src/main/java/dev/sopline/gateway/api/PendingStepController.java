@@ -1,5 +1,6 @@
 package dev.sopline.gateway.api;
 
+import dev.sopline.engine.query.Answer;
 import dev.sopline.engine.query.Page;
 import dev.sopline.gateway.api.doc.ApiTags;
 import dev.sopline.gateway.api.doc.InstanceSchemas;
@@ -70,6 +71,8 @@ public class PendingStepController {
         Page<PendingStep> page = engine.queries().pendingSteps(scope.workspace(request), new PendingFilter(stepType, process, run, who),
                 cursor, Pagination.limit(limit));
         String base = scope.baseUrl();
-        return Pagination.respond(page.items().stream().map(step -> ApiViews.pending(step, base)).toList(), page.nextCursor(), request);
+        var answer = Pagination.respond(page.items().stream().map(step -> ApiViews.pending(step, base)).toList(), page.nextCursor(), request);
+        // Some partitions were read from a standby copy while their owner was unreachable: the page may be a little behind.
+        return page.stale() ? ResponseEntity.ok().headers(answer.getHeaders()).header(Answer.STALE_HEADER, "true").body(answer.getBody()) : answer;
     }
 }

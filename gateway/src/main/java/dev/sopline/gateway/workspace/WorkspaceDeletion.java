@@ -4,6 +4,7 @@ import dev.sopline.engine.query.EngineReader;
 import dev.sopline.engine.query.InstanceFilter;
 import dev.sopline.engine.query.Page;
 import dev.sopline.engine.state.ProcessVersions;
+import dev.sopline.gateway.api.DefinitionVisibility;
 import dev.sopline.gateway.auth.TokenRegistry;
 import dev.sopline.gateway.command.CommandBus;
 import dev.sopline.gateway.engine.EngineAccess;
@@ -46,9 +47,11 @@ public class WorkspaceDeletion {
     private final WebhookRegistry webhooks;
     private final EngineAccess engine;
     private final CommandBus commands;
+    private final DefinitionVisibility visibility;
 
     public WorkspaceDeletion(WorkspaceRegistry workspaces, TokenRegistry tokens, WebhookRegistry webhooks, EngineAccess engine,
-                             CommandBus commands) {
+                             CommandBus commands, DefinitionVisibility visibility) {
+        this.visibility = visibility;
         this.workspaces = workspaces;
         this.tokens = tokens;
         this.webhooks = webhooks;
@@ -88,6 +91,9 @@ public class WorkspaceDeletion {
                 throw new IllegalStateException("Expected the engine to retire process '%s' of workspace '%s', but it answered %d %s"
                         .formatted(process.name(), workspace, reply.status(), reply.error()));
             }
+            // The mark reaches the replicas' global stores a moment after the answer: a start decided elsewhere in that
+            // moment would still begin. This replica waits to see it, as a registration's answer does.
+            visibility.awaitRetired(workspace, process.name());
         }
         return processes.size();
     }
