@@ -35,7 +35,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Kafka mode: a member of a consumer group on a step-ready topic ({@code sop.steps.automated} for workers). Each poll's steps run on a bounded pool;
+ * Kafka mode: a member of a consumer group on step-ready topics (for handlers, the topics of their teams,
+ * {@code sop.steps.automated.<namespace>}; see {@link StepTopics}). Each poll's steps run on a bounded pool;
  * a step's offset is committed only after its result is acknowledged by the broker, so a worker that dies mid-step
  * loses nothing: the group hands the step to another member, with the same attempt number, and the engine keeps one
  * result per attempt. While a batch runs, the partitions are paused and polling goes on, so a long step does not
@@ -49,7 +50,7 @@ final class KafkaStepWorker implements Runnable {
     private static final Duration HEARTBEAT_EVERY = Duration.ofMillis(200);
     private static final int SEND_ATTEMPTS = 5;
 
-    private final String topic;
+    private final StepTopics topics;
     private final StepResolver resolver;
     private final java.util.function.Predicate<StepReady> accepts;
     private final String workerId;
@@ -59,9 +60,9 @@ final class KafkaStepWorker implements Runnable {
     private final AtomicBoolean running = new AtomicBoolean(true);
     private volatile long stopDeadlineNanos = Long.MAX_VALUE;
 
-    KafkaStepWorker(String bootstrapServers, String group, String topic, java.util.function.Predicate<StepReady> accepts,
+    KafkaStepWorker(String bootstrapServers, String group, StepTopics topics, java.util.function.Predicate<StepReady> accepts,
                     StepResolver resolver, int concurrency, String workerId) {
-        this.topic = topic;
+        this.topics = topics;
         this.accepts = accepts;
         this.resolver = resolver;
         this.workerId = workerId;
@@ -77,6 +78,10 @@ final class KafkaStepWorker implements Runnable {
         consumerConfig.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         consumerConfig.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, Math.max(1, concurrency * 2));
         consumerConfig.put(ConsumerConfig.CLIENT_ID_CONFIG, workerId);
+        if (topics.pattern() != null) {
+            // A team's topic is created when its first process is registered: found within this by a pattern subscription.
+            consumerConfig.put(ConsumerConfig.METADATA_MAX_AGE_CONFIG, 10_000);
+        }
         this.consumer = new KafkaConsumer<>(consumerConfig, new StringDeserializer(), new ByteArrayDeserializer());
         this.producer = new KafkaProducer<>(Map.of(
                 ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
@@ -95,7 +100,8 @@ final class KafkaStepWorker implements Runnable {
     @Override
     public void run() {
         try {
-            consumer.subscribe(List.of(topic));
+            topics.subscribe(consumer);
+            LOG.info("Worker {} reads steps from {}", workerId, topics);
             while (running.get()) {
                 ConsumerRecords<String, byte[]> records = consumer.poll(POLL);
                 if (!records.isEmpty()) {
@@ -145,7 +151,7 @@ final class KafkaStepWorker implements Runnable {
             return CompletableFuture.completedFuture(true);
         }
         if (!accepts.test(ready)) {
-            // Another group, registered for this run, takes it; every group sees every step.
+            // Another group, registered for this run, takes it; the groups of one team (or of one topic) see its steps.
             return CompletableFuture.completedFuture(true);
         }
         return CompletableFuture.supplyAsync(() -> execute(ready), pool);

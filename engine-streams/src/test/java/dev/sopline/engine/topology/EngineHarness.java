@@ -60,6 +60,7 @@ final class EngineHarness implements AutoCloseable {
     private final TestOutputTopic<String, byte[]> events;
     private final TestOutputTopic<String, Command> followUps;
     private final Map<StepType, TestOutputTopic<String, StepReady>> ready = new EnumMap<>(StepType.class);
+    private final Map<String, TestOutputTopic<String, StepReady>> automatedTopics = new java.util.TreeMap<>();
     private final List<CloudEvent> seenEvents = new ArrayList<>();
     private final List<CommandReply> seenReplies = new ArrayList<>();
     private Instant now = START;
@@ -188,8 +189,24 @@ final class EngineHarness implements AutoCloseable {
         return found;
     }
 
+    /** The steps made ready of this type; automated ones from every team's topic, in the order of each topic. */
     List<StepReady> readySteps(StepType type) {
-        return ready.get(type).readValuesToList();
+        if (type != StepType.AUTOMATED) {
+            return ready.get(type).readValuesToList();
+        }
+        List<StepReady> found = new ArrayList<>(ready.get(type).readValuesToList());
+        for (String topic : driver.producedTopicNames()) {
+            if (Topics.AUTOMATED_STEPS.matcher(topic).matches() && !topic.equals(Topics.stepReady(type))) {
+                found.addAll(readyOn(topic));
+            }
+        }
+        return found;
+    }
+
+    /** The steps written to one topic since the last read of it. */
+    List<StepReady> readyOn(String topic) {
+        return automatedTopics.computeIfAbsent(topic, name -> driver.createOutputTopic(name, new StringDeserializer(),
+                new JsonSerde<>(StepReady.class).deserializer())).readValuesToList();
     }
 
     /** Every CloudEvent on {@code sop.events} so far, in order. */
