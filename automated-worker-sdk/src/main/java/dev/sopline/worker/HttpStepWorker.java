@@ -179,7 +179,11 @@ final class HttpStepWorker implements Runnable {
             body.put("outputs", completed.outputs());
         } else {
             StepError error = ((StepOutcome.Failed) outcome).error();
-            body.put("error", Map.of("code", error.code(), "message", error.message() == null ? "" : error.message()));
+            Map<String, Object> reported = new LinkedHashMap<>(Map.of("code", error.code(), "message", error.message() == null ? "" : error.message()));
+            if (!error.isRetryable()) {
+                reported.put("retryable", false);
+            }
+            body.put("error", reported);
         }
         String path = "/sop/%s/%s/steps/%s/submit".formatted(context.process(), context.instanceId(), context.stepId());
         HttpResponse<String> response = send(HttpRequest.newBuilder(URI.create(baseUrl + path))

@@ -144,6 +144,15 @@ final class EngineHarness implements AutoCloseable {
         result(new StepResult(WORKSPACE, instanceId, stepId, attempt, null, StepError.of(code, "failed"), null, "worker-1", now));
     }
 
+    /** A worker's error that retrying cannot fix ({@code retryable: false}). */
+    void workerPermanentError(String instanceId, String stepId, int attempt, String code) {
+        result(new StepResult(WORKSPACE, instanceId, stepId, attempt, null, StepError.permanent(code, "refused"), null, "worker-1", now));
+    }
+
+    CommandReply submitPermanentError(String instanceId, String process, String stepId, String code) {
+        return send(new SubmitStep(nextCommandId(), WORKSPACE, instanceId, process, stepId, null, StepError.permanent(code, "refused")));
+    }
+
     void agentResult(String instanceId, String stepId, int attempt, Map<String, Object> outputs, double confidence) {
         result(new StepResult(WORKSPACE, instanceId, stepId, attempt, outputs, null,
                 new JudgmentDecision(JudgmentDecision.AGENT, confidence, "because", "test-model"), "agent", now));

@@ -15,9 +15,11 @@ import java.util.Map;
 
 /**
  * A worker runs the step and reports outputs or an error, over Kafka or HTTP. A failed attempt is retried by the
- * step's policy; outputs that do not match the declarations count as a failed attempt, as the worker is the one to fix.
+ * step's policy, unless the worker marked its error {@code retryable: false}; outputs that do not match the declarations count as a failed attempt, as the worker is the one to fix.
  */
 final class AutomatedStep implements StepBehaviour {
+
+    private static final int MAX_MESSAGE_CHARS = 4_096;
 
     @Override
     public StepType type() {
@@ -36,7 +38,7 @@ final class AutomatedStep implements StepBehaviour {
 
     @Override
     public void onSubmittedError(StepContext step, StepError error) {
-        step.failAttempt(error);
+        failAttemptOrStep(step, error);
     }
 
     @Override
@@ -47,7 +49,7 @@ final class AutomatedStep implements StepBehaviour {
     @Override
     public void onResult(StepContext step, StepResult result) {
         if (result.error() != null) {
-            step.failAttempt(result.error());
+            failAttemptOrStep(step, result.error());
             return;
         }
         Map<String, Object> outputs = result.outputs() == null ? Map.of() : result.outputs();
@@ -64,6 +66,26 @@ final class AutomatedStep implements StepBehaviour {
     @Override
     public void onResultTooLarge(StepContext step, StepResult result, InstanceTooLarge tooLarge) {
         step.failAttempt(StepError.of(ErrorCodes.PAYLOAD_TOO_LARGE, tooLarge.getMessage()));
+    }
+
+    /**
+     * A worker's error fails the attempt, and the step's policy retries it; an error the worker marked not retryable
+     * (a business refusal such as a declined card) fails the step at once, since another attempt would be refused too.
+     */
+    private static void failAttemptOrStep(StepContext step, StepError error) {
+        if (error.isRetryable()) {
+            step.failAttempt(error);
+        } else {
+            step.fail(bounded(error));
+        }
+    }
+
+    /** The same bound the decider puts on a retried attempt's message: a worker's text never fills the instance. */
+    private static StepError bounded(StepError error) {
+        if (error.message() == null || error.message().length() <= MAX_MESSAGE_CHARS) {
+            return error;
+        }
+        return new StepError(error.stepId(), error.code(), error.message().substring(0, MAX_MESSAGE_CHARS) + "…", error.retryable());
     }
 
     private static String describe(List<Violation> violations) {
