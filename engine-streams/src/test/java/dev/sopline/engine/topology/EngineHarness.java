@@ -153,6 +153,11 @@ final class EngineHarness implements AutoCloseable {
         return send(new SubmitStep(nextCommandId(), WORKSPACE, instanceId, process, stepId, null, StepError.permanent(code, "refused")));
     }
 
+    /** The worker running this attempt says it is still at it. */
+    void heartbeat(String instanceId, String stepId, int attempt) {
+        result(StepResult.heartbeat(WORKSPACE, instanceId, stepId, attempt, "worker-1", now));
+    }
+
     void agentResult(String instanceId, String stepId, int attempt, Map<String, Object> outputs, double confidence) {
         result(new StepResult(WORKSPACE, instanceId, stepId, attempt, outputs, null,
                 new JudgmentDecision(JudgmentDecision.AGENT, confidence, "because", "test-model"), "agent", now));

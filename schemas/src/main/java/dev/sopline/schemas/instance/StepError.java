@@ -25,7 +25,7 @@ public record StepError(String stepId, String code, String message, Boolean retr
     }
 
     /** Whether the step's retry policy applies; only a worker's explicit {@code retryable: false} says no. */
-    public boolean isRetryable() {
+    public boolean allowsRetry() {
         return !Boolean.FALSE.equals(retryable);
     }
 

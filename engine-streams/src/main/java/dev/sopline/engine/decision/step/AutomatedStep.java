@@ -10,7 +10,10 @@ import dev.sopline.schemas.event.StepResult;
 import dev.sopline.schemas.instance.Assignee;
 import dev.sopline.schemas.instance.StepError;
 import dev.sopline.schemas.validation.Violation;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 import java.util.Map;
 
 /**
@@ -20,6 +23,8 @@ import java.util.Map;
 final class AutomatedStep implements StepBehaviour {
 
     private static final int MAX_MESSAGE_CHARS = 4_096;
+    /** The error of an attempt whose worker stopped sending heartbeats. */
+    static final String HEARTBEAT_TIMEOUT = "heartbeat_timeout";
 
     @Override
     public StepType type() {
@@ -48,6 +53,10 @@ final class AutomatedStep implements StepBehaviour {
 
     @Override
     public void onResult(StepContext step, StepResult result) {
+        if (result.carriesHeartbeat()) {
+            onHeartbeat(step);
+            return;
+        }
         if (result.error() != null) {
             failAttemptOrStep(step, result.error());
             return;
@@ -62,6 +71,37 @@ final class AutomatedStep implements StepBehaviour {
         step.complete(outputs, null, null);
     }
 
+    /**
+     * The worker is still at it: the deadline moves to one heartbeat timeout from now, never earlier than it was. A
+     * step declared without heartbeats keeps its deadline, whatever its worker sends.
+     */
+    private static void onHeartbeat(StepContext step) {
+        Optional<Duration> heartbeatTimeout = step.declared().heartbeatTimeoutDuration();
+        Instant deadline = step.run().deadline();
+        if (heartbeatTimeout.isEmpty() || deadline == null) {
+            return;
+        }
+        Instant extended = step.now().plus(heartbeatTimeout.get());
+        if (extended.isAfter(deadline)) {
+            step.extendDeadline(extended);
+        }
+    }
+
+    /**
+     * A step that takes heartbeats and passed its deadline has a worker that stopped sending them (it died, or hangs):
+     * the attempt fails and the retry policy hands the step out again, to a worker that is alive. Without heartbeats
+     * the timeout is the step's time limit, and the step fails as any other.
+     */
+    @Override
+    public void onTimeout(StepContext step) {
+        if (step.declared().heartbeatTimeoutDuration().isEmpty()) {
+            StepBehaviour.super.onTimeout(step);
+            return;
+        }
+        step.failAttempt(StepError.of(HEARTBEAT_TIMEOUT, "Expected a heartbeat of step '%s' by %s, but none came"
+                .formatted(step.run().id(), step.run().deadline())));
+    }
+
     /** The attempt fails with {@code payload_too_large} and is retried by its policy. */
     @Override
     public void onResultTooLarge(StepContext step, StepResult result, InstanceTooLarge tooLarge) {
@@ -73,7 +113,7 @@ final class AutomatedStep implements StepBehaviour {
      * (a business refusal such as a declined card) fails the step at once, since another attempt would be refused too.
      */
     private static void failAttemptOrStep(StepContext step, StepError error) {
-        if (error.isRetryable()) {
+        if (error.allowsRetry()) {
             step.failAttempt(error);
         } else {
             step.fail(bounded(error));
