@@ -51,7 +51,7 @@ final class KafkaStepWorker implements Runnable {
     private static final int SEND_ATTEMPTS = 5;
 
     private final StepTopics topics;
-    private final StepResolver resolver;
+    private StepResolver resolver;
     private final java.util.function.Predicate<StepReady> accepts;
     private final String workerId;
     private final KafkaConsumer<String, byte[]> consumer;
@@ -121,6 +121,12 @@ final class KafkaStepWorker implements Runnable {
         }
     }
 
+    /** Runs the handlers registered per {@code run}, instead of the resolver given at construction. */
+    KafkaStepWorker withHandlers(Map<String, StepHandler> handlers) {
+        this.resolver = handlerResolver(handlers);
+        return this;
+    }
+
     /** Begins a graceful stop: in-flight steps get until {@code timeout} to finish and report. */
     void stop(Duration timeout) {
         stopDeadlineNanos = System.nanoTime() + timeout.toNanos();
@@ -173,17 +179,31 @@ final class KafkaStepWorker implements Runnable {
         return result == null || publish(result);
     }
 
-    /** The resolver of automated steps: the handler registered for the step's {@code run}. */
-    static StepResolver handlerResolver(Map<String, StepHandler> handlers, String workerId) {
+    /** The resolver of automated steps: the handler registered for the step's {@code run}, with this worker's heartbeats. */
+    StepResolver handlerResolver(Map<String, StepHandler> handlers) {
+        StepContext.Heartbeats heartbeats = this::sendHeartbeat;
         return ready -> {
             StepContext context = new StepContext(ready.workspace(), ready.instanceId(), ready.process(), ready.version(), ready.stepId(),
-                    ready.run(), ready.attempt(), ready.inputs());
+                    ready.run(), ready.attempt(), ready.inputs(), heartbeats);
             StepOutcome outcome = StepOutcome.run(handlers.get(ready.run()), context);
             return outcome instanceof StepOutcome.Completed completed
                     ? new StepResult(ready.workspace(), ready.instanceId(), ready.stepId(), ready.attempt(), completed.outputs(), null, null, workerId, Instant.now())
                     : new StepResult(ready.workspace(), ready.instanceId(), ready.stepId(), ready.attempt(), null, ((StepOutcome.Failed) outcome).error(),
                             null, workerId, Instant.now());
         };
+    }
+
+    /**
+     * A heartbeat goes to {@code sop.step-results} like a result, so the engine decides it in order with the rest of
+     * the instance. Not awaited: a lost heartbeat is made up by the next one.
+     */
+    private void sendHeartbeat(StepContext step) {
+        StepResult heartbeat = StepResult.heartbeat(step.workspace(), step.instanceId(), step.stepId(), step.attempt(), workerId, Instant.now());
+        producer.send(new ProducerRecord<>(Topics.STEP_RESULTS, step.instanceId(), Json.mapper().writeValueAsBytes(heartbeat)), (metadata, error) -> {
+            if (error != null) {
+                LOG.warn("A heartbeat of {} {} could not be sent: {}", step.instanceId(), step.stepId(), error.getMessage());
+            }
+        });
     }
 
     /** True once the broker acknowledged the result; false leaves the step uncommitted, so it is handed out again. */

@@ -167,7 +167,7 @@ public final class SopWorker implements AutoCloseable {
                 KafkaStepWorker worker = resolver != null
                         ? new KafkaStepWorker(bootstrapServers, group, StepTopics.forType(stepType), ready -> true, resolver, concurrency, id)
                         : new KafkaStepWorker(bootstrapServers, group, StepTopics.forHandlers(registered.keySet(), readPreviousTopic),
-                                ready -> registered.containsKey(ready.run()), KafkaStepWorker.handlerResolver(registered, id), concurrency, id);
+                                ready -> registered.containsKey(ready.run()), null, concurrency, id).withHandlers(registered);
                 thread = new Thread(worker, "sop-worker-" + id);
                 stopper = worker::stop;
             } else {
