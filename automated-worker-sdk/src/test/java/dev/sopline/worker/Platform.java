@@ -61,6 +61,10 @@ final class Platform {
         return response.json().path("id").asString();
     }
 
+    JsonNode get(String path) {
+        return api.get(path).json();
+    }
+
     JsonNode instance(String process, String id) {
         return api.get("/sop/" + process + "/" + id).json();
     }

@@ -89,18 +89,20 @@ public class WorkerGroups implements AutoCloseable {
                 Map<TopicPartition, OffsetAndMetadata> committed = stepOffsets(client.listConsumerGroupOffsets(group)
                         .partitionsToOffsetAndMetadata().get(TIMEOUT_SECONDS, TimeUnit.SECONDS));
                 List<WorkerGroup.Member> members = description == null ? List.of() : members(description.members());
-                Set<String> topics = new TreeSet<>();
-                committed.keySet().forEach(partition -> topics.add(partition.topic()));
+                Set<TopicPartition> assigned = new java.util.HashSet<>();
                 if (description != null) {
                     description.members().forEach(member -> member.assignment().topicPartitions().stream()
-                            .map(TopicPartition::topic).filter(WorkerGroups::isStepTopic).forEach(topics::add));
+                            .filter(partition -> isStepTopic(partition.topic())).forEach(assigned::add));
                 }
+                Set<String> topics = new TreeSet<>();
+                committed.keySet().forEach(partition -> topics.add(partition.topic()));
+                assigned.forEach(partition -> topics.add(partition.topic()));
                 if (topics.isEmpty()) {
                     continue; // not a worker group: the engine's own, a subscriber of sop.events, ...
                 }
                 WorkerGroup previous = seen.get(group);
                 Instant lastSeen = !members.isEmpty() || previous == null ? now : previous.lastSeen();
-                WorkerGroup described = new WorkerGroup(group, namespaces(topics), members, lag(client, committed), lastSeen);
+                WorkerGroup described = new WorkerGroup(group, namespaces(topics), members, lag(client, committed, assigned), lastSeen);
                 if (previous == null) {
                     registerGauges(group);
                 }
@@ -135,20 +137,35 @@ public class WorkerGroups implements AutoCloseable {
         return topics.stream().filter(topic -> topic.startsWith(prefix)).map(topic -> topic.substring(prefix.length())).toList();
     }
 
-    /** End offsets minus committed ones; transaction markers make it a slight overestimate, never an underestimate. */
-    private static long lag(Admin client, Map<TopicPartition, OffsetAndMetadata> committed)
+    /**
+     * End offsets minus committed ones, over the partitions the group committed on or is assigned; a partition with no
+     * commit yet counts from its earliest offset, where the SDK's workers start. Transaction markers make it a slight
+     * overestimate, never an underestimate.
+     */
+    private static long lag(Admin client, Map<TopicPartition, OffsetAndMetadata> committed, Set<TopicPartition> assigned)
             throws java.util.concurrent.ExecutionException, InterruptedException, java.util.concurrent.TimeoutException {
-        if (committed.isEmpty()) {
+        Set<TopicPartition> partitions = new java.util.HashSet<>(committed.keySet());
+        partitions.addAll(assigned);
+        if (partitions.isEmpty()) {
             return 0;
         }
-        Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
-        committed.keySet().forEach(partition -> latest.put(partition, OffsetSpec.latest()));
-        Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> ends = client.listOffsets(latest).all().get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> ends = offsets(client, partitions, OffsetSpec.latest());
+        Set<TopicPartition> uncommitted = partitions.stream().filter(partition -> !committed.containsKey(partition)).collect(Collectors.toSet());
+        Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> starts = uncommitted.isEmpty() ? Map.of()
+                : offsets(client, uncommitted, OffsetSpec.earliest());
         long lag = 0;
-        for (Map.Entry<TopicPartition, OffsetAndMetadata> entry : committed.entrySet()) {
-            lag += Math.max(0, ends.get(entry.getKey()).offset() - entry.getValue().offset());
+        for (TopicPartition partition : partitions) {
+            long start = committed.containsKey(partition) ? committed.get(partition).offset() : starts.get(partition).offset();
+            lag += Math.max(0, ends.get(partition).offset() - start);
         }
         return lag;
+    }
+
+    private static Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> offsets(Admin client, Set<TopicPartition> partitions, OffsetSpec spec)
+            throws java.util.concurrent.ExecutionException, InterruptedException, java.util.concurrent.TimeoutException {
+        Map<TopicPartition, OffsetSpec> request = new HashMap<>();
+        partitions.forEach(partition -> request.put(partition, spec));
+        return client.listOffsets(request).all().get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
     }
 
     /** Read from the cache, so that a scrape never waits on the broker more than once per {@link #CACHE_FOR}. */
