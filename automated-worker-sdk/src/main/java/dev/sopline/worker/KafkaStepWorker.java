@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -58,11 +59,15 @@ final class KafkaStepWorker implements Runnable {
     private final KafkaProducer<String, byte[]> producer;
     private final ExecutorService pool;
     private final AtomicBoolean running = new AtomicBoolean(true);
+    private final java.util.concurrent.CountDownLatch connected = new java.util.concurrent.CountDownLatch(1);
+    private final Set<String> reportedRuns = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private final String bootstrapServers;
     private volatile long stopDeadlineNanos = Long.MAX_VALUE;
 
     KafkaStepWorker(String bootstrapServers, String group, StepTopics topics, java.util.function.Predicate<StepReady> accepts,
                     StepResolver resolver, int concurrency, String workerId) {
         this.topics = topics;
+        this.bootstrapServers = bootstrapServers;
         this.accepts = accepts;
         this.resolver = resolver;
         this.workerId = workerId;
@@ -100,6 +105,10 @@ final class KafkaStepWorker implements Runnable {
     @Override
     public void run() {
         try {
+            if (!new KafkaPreflight(bootstrapServers, workerId).awaitBroker(topics.names(), running::get)) {
+                return;
+            }
+            connected.countDown();
             topics.subscribe(consumer);
             LOG.info("Worker {} reads steps from {}", workerId, topics);
             while (running.get()) {
@@ -125,6 +134,11 @@ final class KafkaStepWorker implements Runnable {
     KafkaStepWorker withHandlers(Map<String, StepHandler> handlers) {
         this.resolver = handlerResolver(handlers);
         return this;
+    }
+
+    /** Waits until the broker answered this worker; false when it has not within {@code timeout}. */
+    boolean awaitConnected(Duration timeout) throws InterruptedException {
+        return connected.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
     }
 
     /** Begins a graceful stop: in-flight steps get until {@code timeout} to finish and report. */
@@ -158,6 +172,11 @@ final class KafkaStepWorker implements Runnable {
         }
         if (!accepts.test(ready)) {
             // Another group, registered for this run, takes it; the groups of one team (or of one topic) see its steps.
+            if (reportedRuns.add(ready.run())) {
+                LOG.warn("Worker {} has no handler for run '{}' (step {} of {}), which is in its topic {}; it leaves such steps "
+                        + "to a group that handles them. If none does, register a handler for '{}' or fix the run in the process file",
+                        workerId, ready.run(), ready.stepId(), ready.instanceId(), record.topic(), ready.run());
+            }
             return CompletableFuture.completedFuture(true);
         }
         return CompletableFuture.supplyAsync(() -> execute(ready), pool);

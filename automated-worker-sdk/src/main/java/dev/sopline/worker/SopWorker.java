@@ -32,11 +32,27 @@ public final class SopWorker implements AutoCloseable {
     private final Thread thread;
     private final java.util.function.Consumer<Duration> stopper;
     private final Duration closeTimeout;
+    private final Connection connection;
 
-    private SopWorker(Thread thread, java.util.function.Consumer<Duration> stopper, Duration closeTimeout) {
+    private SopWorker(Thread thread, java.util.function.Consumer<Duration> stopper, Duration closeTimeout, Connection connection) {
         this.thread = thread;
         this.stopper = stopper;
         this.closeTimeout = closeTimeout;
+        this.connection = connection;
+    }
+
+    /**
+     * Waits until a Kafka worker has reached its broker; true at once in HTTP mode, which reports an unreachable
+     * gateway in its log as it polls. A worker keeps trying in the background whatever this answers, and logs why
+     * it cannot connect.
+     */
+    public boolean awaitConnected(Duration timeout) throws InterruptedException {
+        return connection.await(timeout);
+    }
+
+    @FunctionalInterface
+    private interface Connection {
+        boolean await(Duration timeout) throws InterruptedException;
     }
 
     public static Builder builder() {
@@ -162,6 +178,7 @@ public final class SopWorker implements AutoCloseable {
             String id = workerId != null ? workerId : ManagementFactory.getRuntimeMXBean().getName() + "-" + UUID.randomUUID().toString().substring(0, 8);
             Thread thread;
             java.util.function.Consumer<Duration> stopper;
+            Connection connection;
             if (bootstrapServers != null) {
                 Map<String, StepHandler> registered = Map.copyOf(handlers);
                 KafkaStepWorker worker = resolver != null
@@ -170,13 +187,15 @@ public final class SopWorker implements AutoCloseable {
                                 ready -> registered.containsKey(ready.run()), null, concurrency, id).withHandlers(registered);
                 thread = new Thread(worker, "sop-worker-" + id);
                 stopper = worker::stop;
+                connection = worker::awaitConnected;
             } else {
                 HttpStepWorker worker = new HttpStepWorker(gatewayUrl, token, handlers, concurrency, closeTimeout);
                 thread = new Thread(worker, "sop-http-worker-" + id);
                 stopper = worker::stop;
+                connection = timeout -> true;
             }
             thread.start();
-            return new SopWorker(thread, stopper, closeTimeout);
+            return new SopWorker(thread, stopper, closeTimeout, connection);
         }
     }
 }
