@@ -61,6 +61,10 @@ final class Platform {
         return response.json().path("id").asString();
     }
 
+    SopApi api() {
+        return api;
+    }
+
     JsonNode get(String path) {
         return api.get(path).json();
     }
