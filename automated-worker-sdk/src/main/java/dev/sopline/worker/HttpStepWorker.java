@@ -172,14 +172,18 @@ final class HttpStepWorker implements Runnable {
     private Void resolve(JsonNode step, StepHandler handler) throws IOException, InterruptedException {
         StepContext context = new StepContext(null, step.path("instance_id").asString(), step.path("process").asString(),
                 step.path("version").asString(), step.path("step_id").asString(), step.path("run").asString(), step.path("attempt").asInt(),
-                Json.mapper().convertValue(step.path("inputs"), LinkedHashMap.class));
+                Json.mapper().convertValue(step.path("inputs"), LinkedHashMap.class), this::sendHeartbeat);
         StepOutcome outcome = StepOutcome.run(handler, context);
         Map<String, Object> body = new LinkedHashMap<>();
         if (outcome instanceof StepOutcome.Completed completed) {
             body.put("outputs", completed.outputs());
         } else {
             StepError error = ((StepOutcome.Failed) outcome).error();
-            body.put("error", Map.of("code", error.code(), "message", error.message() == null ? "" : error.message()));
+            Map<String, Object> reported = new LinkedHashMap<>(Map.of("code", error.code(), "message", error.message() == null ? "" : error.message()));
+            if (!error.allowsRetry()) {
+                reported.put("retryable", false);
+            }
+            body.put("error", reported);
         }
         String path = "/sop/%s/%s/steps/%s/submit".formatted(context.process(), context.instanceId(), context.stepId());
         HttpResponse<String> response = send(HttpRequest.newBuilder(URI.create(baseUrl + path))
@@ -189,6 +193,23 @@ final class HttpStepWorker implements Runnable {
             LOG.debug("Step {} of {} was resolved elsewhere: {}", context.stepId(), context.instanceId(), response.body());
         }
         return null;
+    }
+
+    /** {@code POST .../heartbeat} for the attempt being run; a failure is logged, the next heartbeat may pass. */
+    private void sendHeartbeat(StepContext step) {
+        String path = "/sop/%s/%s/steps/%s/heartbeat".formatted(step.process(), step.instanceId(), step.stepId());
+        try {
+            HttpResponse<String> response = send(HttpRequest.newBuilder(URI.create(baseUrl + path))
+                    .header("Content-Type", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofByteArray(Json.mapper().writeValueAsBytes(Map.of("attempt", step.attempt())))));
+            if (response.statusCode() != 202) {
+                LOG.warn("The heartbeat of {} {} was refused ({}): {}", step.instanceId(), step.stepId(), response.statusCode(), response.body());
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (IOException | RuntimeException e) {
+            LOG.warn("The heartbeat of {} {} could not be sent: {}", step.instanceId(), step.stepId(), e.getMessage());
+        }
     }
 
     private HttpResponse<String> send(HttpRequest.Builder request) throws IOException, InterruptedException {

@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -35,7 +36,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Kafka mode: a member of a consumer group on a step-ready topic ({@code sop.steps.automated} for workers). Each poll's steps run on a bounded pool;
+ * Kafka mode: a member of a consumer group on step-ready topics (for handlers, the topics of their teams,
+ * {@code sop.steps.automated.<namespace>}; see {@link StepTopics}). Each poll's steps run on a bounded pool;
  * a step's offset is committed only after its result is acknowledged by the broker, so a worker that dies mid-step
  * loses nothing: the group hands the step to another member, with the same attempt number, and the engine keeps one
  * result per attempt. While a batch runs, the partitions are paused and polling goes on, so a long step does not
@@ -49,19 +51,23 @@ final class KafkaStepWorker implements Runnable {
     private static final Duration HEARTBEAT_EVERY = Duration.ofMillis(200);
     private static final int SEND_ATTEMPTS = 5;
 
-    private final String topic;
-    private final StepResolver resolver;
+    private final StepTopics topics;
+    private StepResolver resolver;
     private final java.util.function.Predicate<StepReady> accepts;
     private final String workerId;
     private final KafkaConsumer<String, byte[]> consumer;
     private final KafkaProducer<String, byte[]> producer;
     private final ExecutorService pool;
     private final AtomicBoolean running = new AtomicBoolean(true);
+    private final java.util.concurrent.CountDownLatch connected = new java.util.concurrent.CountDownLatch(1);
+    private final Set<String> reportedRuns = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private final String bootstrapServers;
     private volatile long stopDeadlineNanos = Long.MAX_VALUE;
 
-    KafkaStepWorker(String bootstrapServers, String group, String topic, java.util.function.Predicate<StepReady> accepts,
+    KafkaStepWorker(String bootstrapServers, String group, StepTopics topics, java.util.function.Predicate<StepReady> accepts,
                     StepResolver resolver, int concurrency, String workerId) {
-        this.topic = topic;
+        this.topics = topics;
+        this.bootstrapServers = bootstrapServers;
         this.accepts = accepts;
         this.resolver = resolver;
         this.workerId = workerId;
@@ -77,6 +83,10 @@ final class KafkaStepWorker implements Runnable {
         consumerConfig.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         consumerConfig.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, Math.max(1, concurrency * 2));
         consumerConfig.put(ConsumerConfig.CLIENT_ID_CONFIG, workerId);
+        if (topics.pattern() != null) {
+            // A team's topic is created when its first process is registered: found within this by a pattern subscription.
+            consumerConfig.put(ConsumerConfig.METADATA_MAX_AGE_CONFIG, 10_000);
+        }
         this.consumer = new KafkaConsumer<>(consumerConfig, new StringDeserializer(), new ByteArrayDeserializer());
         this.producer = new KafkaProducer<>(Map.of(
                 ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
@@ -95,7 +105,12 @@ final class KafkaStepWorker implements Runnable {
     @Override
     public void run() {
         try {
-            consumer.subscribe(List.of(topic));
+            if (!new KafkaPreflight(bootstrapServers, workerId).awaitBroker(topics.names(), running::get)) {
+                return;
+            }
+            connected.countDown();
+            topics.subscribe(consumer);
+            LOG.info("Worker {} reads steps from {}", workerId, topics);
             while (running.get()) {
                 ConsumerRecords<String, byte[]> records = consumer.poll(POLL);
                 if (!records.isEmpty()) {
@@ -113,6 +128,17 @@ final class KafkaStepWorker implements Runnable {
             consumer.close(CloseOptions.timeout(CLOSE_TIMEOUT));
             producer.close(Duration.ofSeconds(5));
         }
+    }
+
+    /** Runs the handlers registered per {@code run}, instead of the resolver given at construction. */
+    KafkaStepWorker withHandlers(Map<String, StepHandler> handlers) {
+        this.resolver = handlerResolver(handlers);
+        return this;
+    }
+
+    /** Waits until the broker answered this worker; false when it has not within {@code timeout}. */
+    boolean awaitConnected(Duration timeout) throws InterruptedException {
+        return connected.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
     }
 
     /** Begins a graceful stop: in-flight steps get until {@code timeout} to finish and report. */
@@ -145,7 +171,12 @@ final class KafkaStepWorker implements Runnable {
             return CompletableFuture.completedFuture(true);
         }
         if (!accepts.test(ready)) {
-            // Another group, registered for this run, takes it; every group sees every step.
+            // Another group, registered for this run, takes it; the groups of one team (or of one topic) see its steps.
+            if (reportedRuns.add(ready.run())) {
+                LOG.warn("Worker {} has no handler for run '{}' (step {} of {}), which is in its topic {}; it leaves such steps "
+                        + "to a group that handles them. If none does, register a handler for '{}' or fix the run in the process file",
+                        workerId, ready.run(), ready.stepId(), ready.instanceId(), record.topic(), ready.run());
+            }
             return CompletableFuture.completedFuture(true);
         }
         return CompletableFuture.supplyAsync(() -> execute(ready), pool);
@@ -167,17 +198,31 @@ final class KafkaStepWorker implements Runnable {
         return result == null || publish(result);
     }
 
-    /** The resolver of automated steps: the handler registered for the step's {@code run}. */
-    static StepResolver handlerResolver(Map<String, StepHandler> handlers, String workerId) {
+    /** The resolver of automated steps: the handler registered for the step's {@code run}, with this worker's heartbeats. */
+    StepResolver handlerResolver(Map<String, StepHandler> handlers) {
+        StepContext.Heartbeats heartbeats = this::sendHeartbeat;
         return ready -> {
             StepContext context = new StepContext(ready.workspace(), ready.instanceId(), ready.process(), ready.version(), ready.stepId(),
-                    ready.run(), ready.attempt(), ready.inputs());
+                    ready.run(), ready.attempt(), ready.inputs(), heartbeats);
             StepOutcome outcome = StepOutcome.run(handlers.get(ready.run()), context);
             return outcome instanceof StepOutcome.Completed completed
                     ? new StepResult(ready.workspace(), ready.instanceId(), ready.stepId(), ready.attempt(), completed.outputs(), null, null, workerId, Instant.now())
                     : new StepResult(ready.workspace(), ready.instanceId(), ready.stepId(), ready.attempt(), null, ((StepOutcome.Failed) outcome).error(),
                             null, workerId, Instant.now());
         };
+    }
+
+    /**
+     * A heartbeat goes to {@code sop.step-results} like a result, so the engine decides it in order with the rest of
+     * the instance. Not awaited: a lost heartbeat is made up by the next one.
+     */
+    private void sendHeartbeat(StepContext step) {
+        StepResult heartbeat = StepResult.heartbeat(step.workspace(), step.instanceId(), step.stepId(), step.attempt(), workerId, Instant.now());
+        producer.send(new ProducerRecord<>(Topics.STEP_RESULTS, step.instanceId(), Json.mapper().writeValueAsBytes(heartbeat)), (metadata, error) -> {
+            if (error != null) {
+                LOG.warn("A heartbeat of {} {} could not be sent: {}", step.instanceId(), step.stepId(), error.getMessage());
+            }
+        });
     }
 
     /** True once the broker acknowledged the result; false leaves the step uncommitted, so it is handed out again. */

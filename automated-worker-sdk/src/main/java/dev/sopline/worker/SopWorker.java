@@ -21,20 +21,38 @@ import java.util.UUID;
  *         .start();
  * }</pre>
  *
- * <p>In Kafka mode the workers of one group share the steps: start as many processes as the load needs. Every group
- * sees every automated step and runs those whose {@code run} it has a handler for, so all members of a group should
- * register the same handlers. In HTTP mode ({@link Builder#http}) the worker polls the gateway instead.
+ * <p>In Kafka mode the workers of one group share the steps: start as many processes as the load needs. A step goes
+ * to the topic of its {@code run} reference's namespace, the part before the first dot ({@code billing.charge} →
+ * {@code sop.steps.automated.billing}; no dot → {@code sop.steps.automated.default}), and a worker reads the topics of
+ * its handlers' namespaces only; it runs the steps whose {@code run} it has a handler for, so all members of a group
+ * should register the same handlers. In HTTP mode ({@link Builder#http}) the worker polls the gateway instead.
  */
 public final class SopWorker implements AutoCloseable {
 
     private final Thread thread;
     private final java.util.function.Consumer<Duration> stopper;
     private final Duration closeTimeout;
+    private final Connection connection;
 
-    private SopWorker(Thread thread, java.util.function.Consumer<Duration> stopper, Duration closeTimeout) {
+    private SopWorker(Thread thread, java.util.function.Consumer<Duration> stopper, Duration closeTimeout, Connection connection) {
         this.thread = thread;
         this.stopper = stopper;
         this.closeTimeout = closeTimeout;
+        this.connection = connection;
+    }
+
+    /**
+     * Waits until a Kafka worker has reached its broker; true at once in HTTP mode, which reports an unreachable
+     * gateway in its log as it polls. A worker keeps trying in the background whatever this answers, and logs why
+     * it cannot connect.
+     */
+    public boolean awaitConnected(Duration timeout) throws InterruptedException {
+        return connection.await(timeout);
+    }
+
+    @FunctionalInterface
+    private interface Connection {
+        boolean await(Duration timeout) throws InterruptedException;
     }
 
     public static Builder builder() {
@@ -76,6 +94,7 @@ public final class SopWorker implements AutoCloseable {
         private int concurrency = 4;
         private Duration closeTimeout = Duration.ofSeconds(30);
         private String workerId;
+        private boolean readPreviousTopic = true;
 
         private Builder() {}
 
@@ -129,6 +148,17 @@ public final class SopWorker implements AutoCloseable {
             return this;
         }
 
+        /**
+         * Whether a Kafka worker also reads {@code sop.steps.automated}, the one topic of every automated step before
+         * steps went to a topic per team, so that steps written there before an upgrade still run. Default true for
+         * this release; set false once that topic is drained, or where the worker's credentials grant its team's
+         * topic only (docs/decisions.md, "A topic per team").
+         */
+        public Builder readPreviousTopic(boolean readPreviousTopic) {
+            this.readPreviousTopic = readPreviousTopic;
+            return this;
+        }
+
         /** Names this worker in results and logs. Default: host, process id and a random suffix. */
         public Builder workerId(String workerId) {
             this.workerId = Objects.requireNonNull(workerId);
@@ -148,21 +178,24 @@ public final class SopWorker implements AutoCloseable {
             String id = workerId != null ? workerId : ManagementFactory.getRuntimeMXBean().getName() + "-" + UUID.randomUUID().toString().substring(0, 8);
             Thread thread;
             java.util.function.Consumer<Duration> stopper;
+            Connection connection;
             if (bootstrapServers != null) {
                 Map<String, StepHandler> registered = Map.copyOf(handlers);
                 KafkaStepWorker worker = resolver != null
-                        ? new KafkaStepWorker(bootstrapServers, group, Topics.stepReady(stepType), ready -> true, resolver, concurrency, id)
-                        : new KafkaStepWorker(bootstrapServers, group, Topics.stepReady(StepType.AUTOMATED),
-                                ready -> registered.containsKey(ready.run()), KafkaStepWorker.handlerResolver(registered, id), concurrency, id);
+                        ? new KafkaStepWorker(bootstrapServers, group, StepTopics.forType(stepType), ready -> true, resolver, concurrency, id)
+                        : new KafkaStepWorker(bootstrapServers, group, StepTopics.forHandlers(registered.keySet(), readPreviousTopic),
+                                ready -> registered.containsKey(ready.run()), null, concurrency, id).withHandlers(registered);
                 thread = new Thread(worker, "sop-worker-" + id);
                 stopper = worker::stop;
+                connection = worker::awaitConnected;
             } else {
                 HttpStepWorker worker = new HttpStepWorker(gatewayUrl, token, handlers, concurrency, closeTimeout);
                 thread = new Thread(worker, "sop-http-worker-" + id);
                 stopper = worker::stop;
+                connection = timeout -> true;
             }
             thread.start();
-            return new SopWorker(thread, stopper, closeTimeout);
+            return new SopWorker(thread, stopper, closeTimeout, connection);
         }
     }
 }

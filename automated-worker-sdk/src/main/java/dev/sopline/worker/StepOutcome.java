@@ -18,7 +18,8 @@ sealed interface StepOutcome {
             Map<String, Object> outputs = handler.handle(step);
             return new Completed(outputs == null ? Map.of() : outputs);
         } catch (StepFailure failure) {
-            return new Failed(StepError.of(failure.code(), failure.getMessage()));
+            return new Failed(failure.retryable() ? StepError.of(failure.code(), failure.getMessage())
+                    : StepError.permanent(failure.code(), failure.getMessage()));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return new Failed(StepError.of(WORKER_ERROR, "The worker was interrupted"));

@@ -61,6 +61,14 @@ final class Platform {
         return response.json().path("id").asString();
     }
 
+    SopApi api() {
+        return api;
+    }
+
+    JsonNode get(String path) {
+        return api.get(path).json();
+    }
+
     JsonNode instance(String process, String id) {
         return api.get("/sop/" + process + "/" + id).json();
     }

@@ -2,6 +2,7 @@ package dev.sopline.example;
 
 import dev.sopline.worker.SopWorker;
 import dev.sopline.worker.StepFailure;
+import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 
@@ -57,7 +58,13 @@ public final class ExampleWorker {
         } else {
             String bootstrap = System.getenv().getOrDefault("KAFKA_BOOTSTRAP_SERVERS", "localhost:29092");
             worker = start(bootstrap);
-            System.out.println("Example worker in Kafka mode, connected to " + bootstrap + "; handling " + HANDLED);
+            if (worker.awaitConnected(Duration.ofSeconds(10))) {
+                System.out.println("Example worker in Kafka mode, connected to " + bootstrap + "; handling " + HANDLED);
+            } else {
+                // Still trying in the background; the log says why at each attempt.
+                System.out.println("Example worker in Kafka mode: the broker at " + bootstrap + " does not answer yet; still trying "
+                        + "(set KAFKA_BOOTSTRAP_SERVERS if it is elsewhere). Handling " + HANDLED);
+            }
         }
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {

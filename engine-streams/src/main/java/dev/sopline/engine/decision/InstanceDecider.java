@@ -118,6 +118,15 @@ public final class InstanceDecider {
                 transition.instance().id(), step.id(), step.attempt()));
     }
 
+    /**
+     * The running attempt's worker is alive: its deadline moves to {@code deadline}, with a timeout timer there. The
+     * timer set for the earlier deadline still fires, and finds the step's deadline later than itself.
+     */
+    public void extendDeadline(Transition transition, StepRun step, Instant deadline) {
+        transition.updateStep(step.withDeadline(deadline));
+        scheduleTimeout(transition, step, deadline);
+    }
+
     /** Offers the next attempt once the backoff of the failed one has passed. */
     public void retry(Transition transition, ProcessDefinition definition, StepRun step, Instant now) {
         StepDefinition stepDefinition = definition.step(step.id()).orElseThrow();

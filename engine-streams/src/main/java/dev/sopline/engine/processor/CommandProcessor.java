@@ -371,6 +371,10 @@ public final class CommandProcessor implements Processor<String, Command, String
                     processes.put(write.key, write.value);
                 }
                 forward(EngineTopology.DEFINITIONS_SINK, write.key, write.value, now);
+                if (write.value != null) {
+                    // Creates the topics of the version's teams before its first step (AutomatedStepsRouter).
+                    forward(EngineTopology.AUTOMATED_STEPS_ROUTER, write.key, write.value, now);
+                }
             }
         });
         decision.timers().forEach(timer -> timers.put(timer.storeKey(), timer));

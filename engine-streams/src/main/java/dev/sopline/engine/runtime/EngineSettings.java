@@ -1,6 +1,7 @@
 package dev.sopline.engine.runtime;
 
 import dev.sopline.engine.decision.InstanceBudget;
+import dev.sopline.engine.topology.AutomatedStepTopics;
 import dev.sopline.engine.topology.WorkspaceEventTopics;
 import dev.sopline.engine.topology.EngineConfig;
 import dev.sopline.schemas.definition.Durations;
@@ -191,6 +192,8 @@ public record EngineSettings(
         }
         // Not a Kafka setting: the topology's event processor reads it from the application's config.
         props.put(WorkspaceEventTopics.PER_WORKSPACE_CONFIG, String.valueOf(eventsTopicPerWorkspace));
+        // Likewise for the router of automated steps: each team's topic is created when a process first needs it.
+        props.put(AutomatedStepTopics.CREATE_CONFIG, "true");
         return props;
     }
 }

@@ -76,6 +76,12 @@ public record StepRun(
                 proposal, null, startedAt, now, newDeadline, null, completedAt, block, branch);
     }
 
+    /** The same attempt, timing out at {@code newDeadline} instead: a heartbeat of its worker. */
+    public StepRun withDeadline(Instant newDeadline) {
+        return new StepRun(id, name, type, state, attempt, assignee, escalated, decision, callbackId, inputs, outputs,
+                proposal, error, startedAt, readyAt, newDeadline, retryAt, completedAt, block, branch);
+    }
+
     public StepRun attemptFailed(StepError attemptError, Instant retryWhen) {
         return new StepRun(id, name, type, state, attempt, assignee, escalated, decision, callbackId, inputs, outputs,
                 proposal, attemptError, startedAt, readyAt, null, retryWhen, completedAt, block, branch);

@@ -48,6 +48,8 @@ public final class EngineTopics {
         for (StepType type : StepType.values()) {
             topics.add(new NewTopic(Topics.stepReady(type), partitions, replication));
         }
+        // The other teams' topics are created as processes need them (AutomatedStepTopics).
+        topics.add(new NewTopic(Topics.automatedSteps(Topics.DEFAULT_NAMESPACE), partitions, replication));
         topics.add(new NewTopic(REPLIES, partitions, replication).configs(Map.of(TopicConfig.RETENTION_MS_CONFIG, "3600000")));
         Map<String, String> compacted = Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT);
         topics.add(new NewTopic(DEFINITIONS, 1, replication).configs(compacted));

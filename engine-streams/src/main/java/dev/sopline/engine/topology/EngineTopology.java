@@ -14,6 +14,7 @@ import dev.sopline.engine.state.WindowBucket;
 import dev.sopline.schemas.command.Command;
 import dev.sopline.schemas.command.CommandReply;
 import dev.sopline.schemas.definition.StepType;
+import dev.sopline.schemas.event.StepReady;
 import dev.sopline.schemas.instance.CallbackOwner;
 import dev.sopline.schemas.instance.PendingStep;
 import dev.sopline.schemas.topic.Topics;
@@ -21,6 +22,7 @@ import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.processor.TopicNameExtractor;
 import org.apache.kafka.streams.state.Stores;
 
 /**
@@ -58,11 +60,18 @@ public final class EngineTopology {
     public static final String DEFINITIONS_SINK = "definitions-sink";
     public static final String CALLBACKS_SINK = "callbacks-sink";
     public static final String COMMANDS_SINK = "commands-sink";
+    /** Routes automated steps to their team's topic and creates those topics; see {@link AutomatedStepsRouter}. */
+    public static final String AUTOMATED_STEPS_ROUTER = "steps-automated-router";
+    static final String AUTOMATED_STEPS_SINK = "steps-automated-sink";
 
     private EngineTopology() {}
 
+    /**
+     * The node a step-ready record of this type is forwarded to: a sink, or for automated steps the router in front of
+     * the sink that picks each team's topic.
+     */
     public static String stepReadySink(StepType type) {
-        return "steps-" + type.wireName() + "-sink";
+        return type == StepType.AUTOMATED ? AUTOMATED_STEPS_ROUTER : "steps-" + type.wireName() + "-sink";
     }
 
     public static Topology build(EngineConfig config) {
@@ -116,8 +125,14 @@ public final class EngineTopology {
         topology.addSink(EVENTS_SINK, Topics.EVENTS, keyWriter, new StructuredCloudEventSerializer(), EVENTS_PUBLISHER);
         topology.addSink(WORKSPACE_EVENTS_SINK, WorkspaceEvent.topicName(), keyWriter, WorkspaceEvent.serializer(), EVENTS_PUBLISHER);
         for (StepType type : StepType.values()) {
-            topology.addSink(stepReadySink(type), Topics.stepReady(type), keyWriter, new StepReadySerializer(), COMMAND_PROCESSOR);
+            if (type != StepType.AUTOMATED) {
+                topology.addSink(stepReadySink(type), Topics.stepReady(type), keyWriter, new StepReadySerializer(), COMMAND_PROCESSOR);
+            }
         }
+        // Automated steps go to the topic of their run's namespace, one per team (docs/decisions.md, "A topic per team").
+        topology.addProcessor(AUTOMATED_STEPS_ROUTER, AutomatedStepsRouter::new, COMMAND_PROCESSOR);
+        TopicNameExtractor<String, StepReady> byNamespace = (key, ready, context) -> Topics.automatedStepsFor(ready.run());
+        topology.addSink(AUTOMATED_STEPS_SINK, byNamespace, keyWriter, new StepReadySerializer(), AUTOMATED_STEPS_ROUTER);
         topology.addSink(REPLIES_SINK, EngineTopics.REPLIES, keyWriter, new JsonSerde<>(CommandReply.class).serializer(), COMMAND_PROCESSOR);
         topology.addSink(DEFINITIONS_SINK, EngineTopics.DEFINITIONS, keyWriter, new JsonSerde<>(ProcessVersions.class).serializer(),
                 COMMAND_PROCESSOR);

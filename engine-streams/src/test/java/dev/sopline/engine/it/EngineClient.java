@@ -122,7 +122,7 @@ final class EngineClient implements AutoCloseable {
         Thread thread = new Thread(() -> {
             try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(consumerProps(group, isolation), new StringDeserializer(),
                     new ByteArrayDeserializer())) {
-                consumer.subscribe(List.of(Topics.stepReady(dev.sopline.schemas.definition.StepType.AUTOMATED)));
+                consumer.subscribe(Topics.AUTOMATED_STEPS);
                 var reader = new JsonSerde<>(StepReady.class).deserializer();
                 var writer = new JsonSerde<>(StepResult.class).serializer();
                 while (running.get()) {
@@ -176,6 +176,8 @@ final class EngineClient implements AutoCloseable {
         props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, isolationLevel);
         props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        // Workers subscribe to every team's topic by pattern: a topic created meanwhile is found within this.
+        props.put(ConsumerConfig.METADATA_MAX_AGE_CONFIG, 500);
         if (group != null) {
             props.put(ConsumerConfig.GROUP_ID_CONFIG, group);
             props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);

@@ -60,6 +60,7 @@ final class EngineHarness implements AutoCloseable {
     private final TestOutputTopic<String, byte[]> events;
     private final TestOutputTopic<String, Command> followUps;
     private final Map<StepType, TestOutputTopic<String, StepReady>> ready = new EnumMap<>(StepType.class);
+    private final Map<String, TestOutputTopic<String, StepReady>> automatedTopics = new java.util.TreeMap<>();
     private final List<CloudEvent> seenEvents = new ArrayList<>();
     private final List<CommandReply> seenReplies = new ArrayList<>();
     private Instant now = START;
@@ -143,6 +144,20 @@ final class EngineHarness implements AutoCloseable {
         result(new StepResult(WORKSPACE, instanceId, stepId, attempt, null, StepError.of(code, "failed"), null, "worker-1", now));
     }
 
+    /** A worker's error that retrying cannot fix ({@code retryable: false}). */
+    void workerPermanentError(String instanceId, String stepId, int attempt, String code) {
+        result(new StepResult(WORKSPACE, instanceId, stepId, attempt, null, StepError.permanent(code, "refused"), null, "worker-1", now));
+    }
+
+    CommandReply submitPermanentError(String instanceId, String process, String stepId, String code) {
+        return send(new SubmitStep(nextCommandId(), WORKSPACE, instanceId, process, stepId, null, StepError.permanent(code, "refused")));
+    }
+
+    /** The worker running this attempt says it is still at it. */
+    void heartbeat(String instanceId, String stepId, int attempt) {
+        result(StepResult.heartbeat(WORKSPACE, instanceId, stepId, attempt, "worker-1", now));
+    }
+
     void agentResult(String instanceId, String stepId, int attempt, Map<String, Object> outputs, double confidence) {
         result(new StepResult(WORKSPACE, instanceId, stepId, attempt, outputs, null,
                 new JudgmentDecision(JudgmentDecision.AGENT, confidence, "because", "test-model"), "agent", now));
@@ -188,8 +203,24 @@ final class EngineHarness implements AutoCloseable {
         return found;
     }
 
+    /** The steps made ready of this type; automated ones from every team's topic, in the order of each topic. */
     List<StepReady> readySteps(StepType type) {
-        return ready.get(type).readValuesToList();
+        if (type != StepType.AUTOMATED) {
+            return ready.get(type).readValuesToList();
+        }
+        List<StepReady> found = new ArrayList<>(ready.get(type).readValuesToList());
+        for (String topic : driver.producedTopicNames()) {
+            if (Topics.AUTOMATED_STEPS.matcher(topic).matches() && !topic.equals(Topics.stepReady(type))) {
+                found.addAll(readyOn(topic));
+            }
+        }
+        return found;
+    }
+
+    /** The steps written to one topic since the last read of it. */
+    List<StepReady> readyOn(String topic) {
+        return automatedTopics.computeIfAbsent(topic, name -> driver.createOutputTopic(name, new StringDeserializer(),
+                new JsonSerde<>(StepReady.class).deserializer())).readValuesToList();
     }
 
     /** Every CloudEvent on {@code sop.events} so far, in order. */

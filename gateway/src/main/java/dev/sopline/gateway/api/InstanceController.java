@@ -220,7 +220,8 @@ public class InstanceController {
             description = "Completes an active step (a form, an escalated judgment, an automated step done by an HTTP worker) with "
                     + "its declared outputs: every declared output without a `value` expression, nothing else, enums within their "
                     + "values. `listPendingSteps` shows what each active step needs. An HTTP worker reports a failed attempt with "
-                    + "`error` instead of `outputs`; the engine then retries or fails the step.",
+                    + "`error` instead of `outputs`; the engine then retries the step, or fails it at once when the error says "
+                    + "`\"retryable\": false`.",
             requestBody = @io.swagger.v3.oas.annotations.parameters.RequestBody(required = true,
                     content = @Content(mediaType = "application/json", schema = @Schema(implementation = InstanceSchemas.SubmitRequest.class))),
             parameters = @Parameter(in = ParameterIn.HEADER, name = "Idempotency-Key", description = IDEMPOTENCY_KEY,
@@ -242,7 +243,7 @@ public class InstanceController {
                         List.of(Violation.of("error.code", ViolationCode.REQUIRED, "Expected a text error code")));
             }
             submit = new SubmitStep(newCommandId(), scope.workspace(request), id, name, stepId, null,
-                    StepError.of(error.get("code").asString(), error.path("message").asString("")), actor(request));
+                    new StepError(null, error.get("code").asString(), error.path("message").asString(""), retryable(error)), actor(request));
         } else {
             if (outputs == null || !outputs.isObject()) {
                 throw new ApiException(422, ErrorCodes.INVALID_OUTPUTS, "Expected the body to hold an 'outputs' object",
@@ -254,6 +255,12 @@ public class InstanceController {
         Optional<IdempotencyKey> key = idempotency.of(request, scope.workspace(request), scope.caller(request), body);
         String base = scope.baseUrl();
         return Replies.toResponse(commands.send(IdempotencyKeys.wrap(key, submit)), reply -> ApiViews.stepBody(reply, base));
+    }
+
+    /** Only an explicit {@code "retryable": false} stops the retries; anything else leaves the step's policy in charge. */
+    private static Boolean retryable(JsonNode error) {
+        JsonNode retryable = error.get("retryable");
+        return retryable != null && retryable.isBoolean() && !retryable.asBoolean() ? Boolean.FALSE : null;
     }
 
     /**

@@ -78,6 +78,24 @@ public class CommandBus implements StopsConcurrently {
         }
     }
 
+    /**
+     * Publishes a command that the engine answers no one for (a worker's heartbeat), and returns once the broker
+     * holds it.
+     *
+     * @throws EngineUnavailableException when the command cannot be published within the command timeout
+     */
+    public void publish(Command command) {
+        try {
+            producer.send(new ProducerRecord<>(EngineTopics.COMMANDS, command.key(), commands.serializer().serialize(EngineTopics.COMMANDS, command)))
+                    .get(properties.commandTimeout().toMillis(), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException | ExecutionException e) {
+            throw new EngineUnavailableException("Expected to publish the command, but " + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new EngineUnavailableException("Interrupted while publishing the command", e);
+        }
+    }
+
     /** Commands sent and replies received, by command kind and reply status, with their round-trip latency. */
     private Timer roundTrip(Command command, String status) {
         Command kind = command instanceof dev.sopline.schemas.command.IdempotentCommand idempotent ? idempotent.command() : command;

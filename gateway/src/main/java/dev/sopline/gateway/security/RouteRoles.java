@@ -38,6 +38,7 @@ public final class RouteRoles {
             new Rule(null, "/workspace/**", Role.ADMIN),
             new Rule(HttpMethod.POST, "/sop/*/*/steps/*/submit", Role.WORKER),
             new Rule(HttpMethod.POST, "/sop/*/*/retry", Role.OPERATOR),
+            new Rule(HttpMethod.POST, "/sop/*/*/steps/*/heartbeat", Role.WORKER),
             new Rule(HttpMethod.GET, "/sop/**", Role.VIEWER),
             new Rule(null, "/sop/**", Role.OPERATOR),
             // Any token may talk to the MCP server; each tool then needs the role of the operation it stands for.

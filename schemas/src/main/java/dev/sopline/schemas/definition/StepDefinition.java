@@ -21,6 +21,8 @@ import java.util.Optional;
  * @param retry retry policy of an automated step; the defaults apply when absent
  * @param block the id of the parallel block holding the step; null for a step outside any block
  * @param branch the id of the block's branch holding the step; null for a step outside any block
+ * @param heartbeatTimeout automated steps: optional duration text; each heartbeat of the running worker moves the
+ *     attempt's deadline to that long after it, and an attempt whose heartbeats stop is retried by the retry policy
  */
 public record StepDefinition(
         String id,
@@ -33,7 +35,8 @@ public record StepDefinition(
         JudgmentSettings judgment,
         RetryPolicy retry,
         String block,
-        String branch) {
+        String branch,
+        String heartbeatTimeout) {
 
     public static final Duration DEFAULT_WEBHOOK_TIMEOUT = Duration.ofDays(7);
 
@@ -45,12 +48,28 @@ public record StepDefinition(
     /** A step outside any parallel block. */
     public StepDefinition(String id, String name, StepType type, String timeout, String run, Map<String, Object> inputs,
                           List<OutputDeclaration> outputs, JudgmentSettings judgment, RetryPolicy retry) {
-        this(id, name, type, timeout, run, inputs, outputs, judgment, retry, null, null);
+        this(id, name, type, timeout, run, inputs, outputs, judgment, retry, null, null, null);
+    }
+
+    /** A step without heartbeats. */
+    public StepDefinition(String id, String name, StepType type, String timeout, String run, Map<String, Object> inputs,
+                          List<OutputDeclaration> outputs, JudgmentSettings judgment, RetryPolicy retry, String block, String branch) {
+        this(id, name, type, timeout, run, inputs, outputs, judgment, retry, block, branch, null);
+    }
+
+    /** The same step, with a heartbeat timeout. */
+    public StepDefinition withHeartbeatTimeout(String duration) {
+        return new StepDefinition(id, name, type, timeout, run, inputs, outputs, judgment, retry, block, branch, duration);
+    }
+
+    /** How long after a heartbeat the attempt times out; empty when the step takes no heartbeats. */
+    public Optional<Duration> heartbeatTimeoutDuration() {
+        return heartbeatTimeout == null ? Optional.empty() : Durations.parse(heartbeatTimeout);
     }
 
     /** The same step, placed in a branch of a parallel block. */
     public StepDefinition inBranch(String blockId, String branchId) {
-        return new StepDefinition(id, name, type, timeout, run, inputs, outputs, judgment, retry, blockId, branchId);
+        return new StepDefinition(id, name, type, timeout, run, inputs, outputs, judgment, retry, blockId, branchId, heartbeatTimeout);
     }
 
     /** The step's timeout; webhook steps without one get the default callback lifetime. */

@@ -19,6 +19,8 @@ import java.util.Map;
  * @param decision for judgment steps, the agent's confidence, rationale and model
  * @param worker identifies the worker process, for diagnostics
  * @param reportedAt when the worker finished
+ * @param heartbeat true for a running worker's sign of life: neither outputs nor error, the attempt's deadline moves
+ *     by the step's {@code heartbeat_timeout}; absent on results
  */
 public record StepResult(
         String workspace,
@@ -29,4 +31,20 @@ public record StepResult(
         StepError error,
         JudgmentDecision decision,
         String worker,
-        Instant reportedAt) {}
+        Instant reportedAt,
+        Boolean heartbeat) {
+
+    public StepResult(String workspace, String instanceId, String stepId, int attempt, Map<String, Object> outputs, StepError error,
+                      JudgmentDecision decision, String worker, Instant reportedAt) {
+        this(workspace, instanceId, stepId, attempt, outputs, error, decision, worker, reportedAt, null);
+    }
+
+    /** A heartbeat of the worker running this attempt. */
+    public static StepResult heartbeat(String workspace, String instanceId, String stepId, int attempt, String worker, Instant at) {
+        return new StepResult(workspace, instanceId, stepId, attempt, null, null, null, worker, at, true);
+    }
+
+    public boolean carriesHeartbeat() {
+        return Boolean.TRUE.equals(heartbeat);
+    }
+}

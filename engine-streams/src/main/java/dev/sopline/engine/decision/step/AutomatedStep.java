@@ -10,14 +10,21 @@ import dev.sopline.schemas.event.StepResult;
 import dev.sopline.schemas.instance.Assignee;
 import dev.sopline.schemas.instance.StepError;
 import dev.sopline.schemas.validation.Violation;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 import java.util.Map;
 
 /**
  * A worker runs the step and reports outputs or an error, over Kafka or HTTP. A failed attempt is retried by the
- * step's policy; outputs that do not match the declarations count as a failed attempt, as the worker is the one to fix.
+ * step's policy, unless the worker marked its error {@code retryable: false}; outputs that do not match the declarations count as a failed attempt, as the worker is the one to fix.
  */
 final class AutomatedStep implements StepBehaviour {
+
+    private static final int MAX_MESSAGE_CHARS = 4_096;
+    /** The error of an attempt whose worker stopped sending heartbeats. */
+    static final String HEARTBEAT_TIMEOUT = "heartbeat_timeout";
 
     @Override
     public StepType type() {
@@ -36,7 +43,7 @@ final class AutomatedStep implements StepBehaviour {
 
     @Override
     public void onSubmittedError(StepContext step, StepError error) {
-        step.failAttempt(error);
+        failAttemptOrStep(step, error);
     }
 
     @Override
@@ -46,8 +53,12 @@ final class AutomatedStep implements StepBehaviour {
 
     @Override
     public void onResult(StepContext step, StepResult result) {
+        if (result.carriesHeartbeat()) {
+            onHeartbeat(step);
+            return;
+        }
         if (result.error() != null) {
-            step.failAttempt(result.error());
+            failAttemptOrStep(step, result.error());
             return;
         }
         Map<String, Object> outputs = result.outputs() == null ? Map.of() : result.outputs();
@@ -60,10 +71,61 @@ final class AutomatedStep implements StepBehaviour {
         step.complete(outputs, null, null);
     }
 
+    /**
+     * The worker is still at it: the deadline moves to one heartbeat timeout from now, never earlier than it was. A
+     * step declared without heartbeats keeps its deadline, whatever its worker sends.
+     */
+    private static void onHeartbeat(StepContext step) {
+        Optional<Duration> heartbeatTimeout = step.declared().heartbeatTimeoutDuration();
+        Instant deadline = step.run().deadline();
+        if (heartbeatTimeout.isEmpty() || deadline == null) {
+            return;
+        }
+        Instant extended = step.now().plus(heartbeatTimeout.get());
+        if (extended.isAfter(deadline)) {
+            step.extendDeadline(extended);
+        }
+    }
+
+    /**
+     * A step that takes heartbeats and passed its deadline has a worker that stopped sending them (it died, or hangs):
+     * the attempt fails and the retry policy hands the step out again, to a worker that is alive. Without heartbeats
+     * the timeout is the step's time limit, and the step fails as any other.
+     */
+    @Override
+    public void onTimeout(StepContext step) {
+        if (step.declared().heartbeatTimeoutDuration().isEmpty()) {
+            StepBehaviour.super.onTimeout(step);
+            return;
+        }
+        step.failAttempt(StepError.of(HEARTBEAT_TIMEOUT, "Expected a heartbeat of step '%s' by %s, but none came"
+                .formatted(step.run().id(), step.run().deadline())));
+    }
+
     /** The attempt fails with {@code payload_too_large} and is retried by its policy. */
     @Override
     public void onResultTooLarge(StepContext step, StepResult result, InstanceTooLarge tooLarge) {
         step.failAttempt(StepError.of(ErrorCodes.PAYLOAD_TOO_LARGE, tooLarge.getMessage()));
+    }
+
+    /**
+     * A worker's error fails the attempt, and the step's policy retries it; an error the worker marked not retryable
+     * (a business refusal such as a declined card) fails the step at once, since another attempt would be refused too.
+     */
+    private static void failAttemptOrStep(StepContext step, StepError error) {
+        if (error.allowsRetry()) {
+            step.failAttempt(error);
+        } else {
+            step.fail(bounded(error));
+        }
+    }
+
+    /** The same bound the decider puts on a retried attempt's message: a worker's text never fills the instance. */
+    private static StepError bounded(StepError error) {
+        if (error.message() == null || error.message().length() <= MAX_MESSAGE_CHARS) {
+            return error;
+        }
+        return new StepError(error.stepId(), error.code(), error.message().substring(0, MAX_MESSAGE_CHARS) + "…", error.retryable());
     }
 
     private static String describe(List<Violation> violations) {

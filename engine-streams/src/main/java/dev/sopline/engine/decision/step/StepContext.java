@@ -29,6 +29,11 @@ public record StepContext(InstanceDecider decider, Transition transition, Proces
         decider.completeStep(transition, definition, run, outputs, decision, now);
     }
 
+    /** The running attempt now times out at {@code deadline}. */
+    public void extendDeadline(Instant deadline) {
+        decider.extendDeadline(transition, run, deadline);
+    }
+
     /** A failed attempt: retried after its backoff, or, after the last one, the step and the instance fail. */
     public void failAttempt(StepError error) {
         decider.failAttempt(transition, definition, run, error, now);

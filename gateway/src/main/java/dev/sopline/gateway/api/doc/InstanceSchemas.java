@@ -79,7 +79,8 @@ public final class InstanceSchemas {
     public record Failure(
             @JsonProperty("step_id") @Schema(example = "charge") String stepId,
             @Schema(requiredMode = RequiredMode.REQUIRED, example = "step_timeout") String code,
-            @Schema(example = "The step did not complete within 15m") String message) {}
+            @Schema(example = "The step did not complete within 15m") String message,
+            @Schema(description = "false when the worker said retrying could not help; absent otherwise", example = "false") Boolean retryable) {}
 
     @Schema(name = "Decision", description = "Who decided a judgment step, and how sure an agent was.")
     public record Decision(
@@ -98,7 +99,9 @@ public final class InstanceSchemas {
     @Schema(name = "WorkerError", description = "A failed attempt as a worker reports it.")
     public record WorkerError(
             @Schema(requiredMode = RequiredMode.REQUIRED, example = "upstream_down") String code,
-            @Schema(example = "The billing service answered 503") String message) {}
+            @Schema(example = "The billing service answered 503") String message,
+            @Schema(description = "false: retrying cannot help (a declined card), so the step fails at once after this attempt; "
+                    + "absent or true: the step is retried by its policy", example = "false") Boolean retryable) {}
 
     @Schema(name = "PendingStep", description = "A step waiting to be resolved, with what is needed to resolve it.")
     public record PendingStep(

@@ -242,6 +242,7 @@ public final class DefinitionValidator {
             if (step.timeout() != null && Durations.parse(step.timeout()).isEmpty()) {
                 report(path + ".timeout", ViolationCode.INVALID_DURATION, durationMessage(step.timeout()));
             }
+            checkHeartbeatTimeout(step, path);
             if (step.type() == StepType.AUTOMATED && (step.run() == null || step.run().isBlank())) {
                 report(path + ".run", ViolationCode.REQUIRED, "Expected an automated step to name the work to run in 'run'");
             }
@@ -386,5 +387,22 @@ public final class DefinitionValidator {
 
     private void report(String field, String code, String message) {
         violations.add(Violation.of(field, code, message));
+    }
+
+    /**
+     * A heartbeat moves an automated step's deadline, so it needs a step that a worker runs and a first deadline to
+     * move: the step's {@code timeout}.
+     */
+    private void checkHeartbeatTimeout(StepDefinition step, String path) {
+        if (step.heartbeatTimeout() == null) {
+            return;
+        }
+        if (Durations.parse(step.heartbeatTimeout()).isEmpty()) {
+            report(path + ".heartbeat_timeout", ViolationCode.INVALID_DURATION, durationMessage(step.heartbeatTimeout()));
+        } else if (step.type() != StepType.AUTOMATED) {
+            report(path + ".heartbeat_timeout", ViolationCode.UNKNOWN_FIELD, "Expected 'heartbeat_timeout' on an automated step only: no worker sends heartbeats for other steps");
+        } else if (step.timeout() == null) {
+            report(path + ".timeout", ViolationCode.REQUIRED, "Expected a 'timeout' on a step with a 'heartbeat_timeout': the first heartbeat must come before it");
+        }
     }
 }

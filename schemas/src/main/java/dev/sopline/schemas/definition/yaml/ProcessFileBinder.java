@@ -40,7 +40,7 @@ final class ProcessFileBinder {
     /** A step's outputs may also say whether a submit must carry them; the process's outputs are never submitted. */
     private static final Set<String> STEP_OUTPUT_FIELDS = Set.of("name", "type", "values", "value", "description", "label", "required");
     private static final Set<String> STEP_FIELDS =
-            Set.of("id", "name", "type", "timeout", "run", "inputs", "outputs", "judgment", "retry");
+            Set.of("id", "name", "type", "timeout", "run", "inputs", "outputs", "judgment", "retry", "heartbeat_timeout");
     private static final Set<String> JUDGMENT_FIELDS = Set.of("allow_agent", "confidence_threshold", "escalate_to", "instructions");
     private static final Set<String> RETRY_FIELDS = Set.of("max_attempts", "initial_backoff", "multiplier");
     /** An entry of {@code steps} that is a block holds nothing but its {@code parallel} key. */
@@ -225,7 +225,8 @@ final class ProcessFileBinder {
                 .map(settings -> retry(settings, child(path, "retry"))).orElse(null);
         // Kept even without id or type, so that later steps keep their index in every field path.
         return new StepDefinition(id, reader.string(map, path, "name", false), type,
-                reader.string(map, path, "timeout", false), reader.string(map, path, "run", false), inputs, outputs, judgment, retry);
+                reader.string(map, path, "timeout", false), reader.string(map, path, "run", false), inputs, outputs, judgment, retry)
+                .withHeartbeatTimeout(reader.string(map, path, "heartbeat_timeout", false));
     }
 
     private JudgmentSettings judgment(Map<String, Object> map, String path) {

@@ -1,0 +1,116 @@
+package dev.sopline.worker;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.sopline.schemas.definition.StepType;
+import dev.sopline.schemas.topic.Topics;
+import dev.sopline.testing.SharedKafka;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.stream.Collectors;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.ConsumerGroupDescription;
+import org.apache.kafka.clients.admin.MemberDescription;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.GroupState;
+import org.apache.kafka.common.TopicPartition;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Three teams' workers on one platform: each team's steps go to its own topic, each group reads that topic only, and
+ * a team that is slow delays nobody else. A fourth process whose {@code run} has no namespace uses the default topic.
+ */
+class TeamTopicsIT {
+
+    private static final List<String> TEAMS = List.of("ledger", "shipping", "reports");
+    private static final String PREVIOUS_TOPIC = Topics.stepReady(StepType.AUTOMATED);
+
+    private final Platform platform = Platform.get();
+
+    @Test
+    void shouldGiveEachTeamItsOwnTopicAndKeepASlowTeamFromDelayingTheOthers() throws Exception {
+        for (String team : TEAMS) {
+            platform.register(Platform.oneStepProcess(team + "-flow", team + ".work"));
+        }
+        platform.register(Platform.oneStepProcess("plain-flow", "work"));
+        CountDownLatch reportsMayFinish = new CountDownLatch(1);
+        List<SopWorker> workers = new ArrayList<>();
+        try {
+            workers.add(worker("ledger", "ledger.work", step -> Map.of("result", "booked")));
+            workers.add(worker("shipping", "shipping.work", step -> Map.of("result", "shipped")));
+            workers.add(worker("reports", "reports.work", step -> {
+                reportsMayFinish.await();
+                return Map.of("result", "reported");
+            }));
+            workers.add(worker("plain", "work", step -> Map.of("result", "plain")));
+
+            String slow = platform.start("reports-flow", Map.of("n", 0));
+            List<String> ledger = new ArrayList<>();
+            List<String> shipping = new ArrayList<>();
+            for (int i = 0; i < 5; i++) {
+                ledger.add(platform.start("ledger-flow", Map.of("n", i)));
+                shipping.add(platform.start("shipping-flow", Map.of("n", i)));
+            }
+            String plain = platform.start("plain-flow", Map.of("n", 1));
+
+            await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
+                ledger.forEach(id -> assertCompleted("ledger-flow", id));
+                shipping.forEach(id -> assertCompleted("shipping-flow", id));
+                assertCompleted("plain-flow", plain);
+            });
+            assertThat(platform.instance("reports-flow", slow).path("state").asString())
+                    .as("the slow team's step is still running while the others finished").isEqualTo("running");
+            reportsMayFinish.countDown();
+            await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertCompleted("reports-flow", slow));
+
+            try (Admin admin = Admin.create(Map.of("bootstrap.servers", SharedKafka.bootstrapServers()))) {
+                for (String team : List.of("ledger", "shipping", "reports", "plain")) {
+                    String own = Topics.automatedSteps(team.equals("plain") ? Topics.DEFAULT_NAMESPACE : team);
+                    assertThat(assignedTopics(admin, team + "-workers")).as("topics assigned to %s", team)
+                            .containsExactlyInAnyOrder(own, PREVIOUS_TOPIC);
+                    Map<TopicPartition, OffsetAndMetadata> committed = admin.listConsumerGroupOffsets(team + "-workers")
+                            .partitionsToOffsetAndMetadata().get();
+                    // Offsets are committed for the records a group took: none on another team's topic, none on the previous one.
+                    assertThat(committed.keySet()).extracting(TopicPartition::topic).as("topics %s read records from", team)
+                            .containsOnly(own);
+                }
+            }
+        } finally {
+            reportsMayFinish.countDown();
+            workers.forEach(SopWorker::close);
+        }
+    }
+
+    private SopWorker worker(String team, String run, StepHandler handler) {
+        SopWorker worker = SopWorker.builder().kafka(SharedKafka.bootstrapServers()).group(team + "-workers").workerId(team)
+                .handle(run, handler).start();
+        awaitAssigned(team + "-workers");
+        return worker;
+    }
+
+    private void assertCompleted(String process, String id) {
+        assertThat(platform.instance(process, id).path("state").asString()).as("%s %s", process, id).isEqualTo("completed");
+    }
+
+    private static Set<String> assignedTopics(Admin admin, String group) throws Exception {
+        ConsumerGroupDescription description = admin.describeConsumerGroups(List.of(group)).all().get().get(group);
+        return description.members().stream().map(MemberDescription::assignment).flatMap(assignment -> assignment.topicPartitions().stream())
+                .map(TopicPartition::topic).collect(Collectors.toSet());
+    }
+
+    private static void awaitAssigned(String group) {
+        try (Admin admin = Admin.create(Map.of("bootstrap.servers", SharedKafka.bootstrapServers()))) {
+            await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
+                ConsumerGroupDescription description = admin.describeConsumerGroups(List.of(group)).all().get().get(group);
+                assertThat(description.groupState()).isEqualTo(GroupState.STABLE);
+                assertThat(description.members()).singleElement().satisfies(member ->
+                        assertThat(member.assignment().topicPartitions()).isNotEmpty());
+            });
+        }
+    }
+}

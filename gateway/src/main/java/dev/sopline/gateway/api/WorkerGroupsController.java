@@ -1,0 +1,67 @@
+package dev.sopline.gateway.api;
+
+import dev.sopline.gateway.api.doc.ApiTags;
+import dev.sopline.gateway.workers.WorkerGroup;
+import dev.sopline.gateway.workers.WorkerGroups;
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.media.ArraySchema;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
+import io.swagger.v3.oas.annotations.tags.Tag;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.RestController;
+
+/** The Kafka worker groups of automated steps, so a team can see whether its workers are up and keeping up. */
+@RestController
+@Tag(name = ApiTags.STEPS)
+public class WorkerGroupsController {
+
+    private final WorkerGroups groups;
+
+    public WorkerGroupsController(WorkerGroups groups) {
+        this.groups = groups;
+    }
+
+    @Operation(operationId = "listWorkerGroups", summary = "List the worker groups of automated steps",
+            description = "Each Kafka consumer group that reads automated steps, seen in the last 5 minutes: the teams "
+                    + "(`namespaces`) whose topics it reads, its live members, and its `lag`: steps written to its topics that "
+                    + "it has not finished, whether waiting or running. A group without members is down while its steps wait. "
+                    + "Read from the broker at most every 5 s; the same figures are the `sop_workers_lag` and `sop_workers_members` "
+                    + "gauges on `/actuator/prometheus`. HTTP workers take steps from the pending feed and are not listed.",
+            responses = @ApiResponse(responseCode = "200", description = "The worker groups, by name",
+                    content = @Content(mediaType = "application/json", array = @ArraySchema(schema = @Schema(implementation = GroupDoc.class)))))
+    @GetMapping("/sop/workers")
+    public List<Map<String, Object>> list() {
+        return groups.list().stream().map(WorkerGroupsController::view).toList();
+    }
+
+    private static Map<String, Object> view(WorkerGroup group) {
+        Map<String, Object> view = new LinkedHashMap<>();
+        view.put("group", group.group());
+        view.put("namespaces", group.namespaces());
+        view.put("members", group.members().stream().map(member -> Map.of("client_id", member.clientId(), "host", member.host(),
+                "partitions", member.partitions())).toList());
+        view.put("lag", group.lag());
+        view.put("last_seen", group.lastSeen().toString());
+        return view;
+    }
+
+    @Schema(name = "WorkerGroup", description = "A consumer group of automated workers.")
+    record GroupDoc(
+            @Schema(requiredMode = Schema.RequiredMode.REQUIRED, example = "billing-workers") String group,
+            @Schema(requiredMode = Schema.RequiredMode.REQUIRED, example = "[\"billing\"]") List<String> namespaces,
+            @Schema(requiredMode = Schema.RequiredMode.REQUIRED) List<MemberDoc> members,
+            @Schema(requiredMode = Schema.RequiredMode.REQUIRED, description = "Steps written to its topics and not yet finished by it", example = "3") long lag,
+            @com.fasterxml.jackson.annotation.JsonProperty("last_seen")
+            @Schema(requiredMode = Schema.RequiredMode.REQUIRED, format = "date-time", description = "When it last had members") String lastSeen) {}
+
+    @Schema(name = "WorkerGroupMember", description = "A live member of a worker group.")
+    record MemberDoc(
+            @com.fasterxml.jackson.annotation.JsonProperty("client_id") @Schema(requiredMode = Schema.RequiredMode.REQUIRED, example = "billing-7f3a") String clientId,
+            @Schema(requiredMode = Schema.RequiredMode.REQUIRED, example = "/10.0.0.7") String host,
+            @Schema(requiredMode = Schema.RequiredMode.REQUIRED, description = "Partitions of step topics assigned to it", example = "2") int partitions) {}
+}
