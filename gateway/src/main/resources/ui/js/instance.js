@@ -125,7 +125,8 @@ export function instanceView(container, process, id) {
           h('a', { href: `#/inbox?process=${segment(process)}` }, 'Resolve it from the inbox.'));
       }
       const key = taskKey(entry);
-      const card = shownCards.get(key) || taskCard(entry, {
+      // The instance knows the step's block and branch; the card shows them as on the instance's steps.
+      const card = shownCards.get(key) || taskCard({ ...entry, block: step.block, branch: step.branch }, {
         headingLevel: 'h3',
         onDone: (message, tone) => {
           announce(message, tone);
