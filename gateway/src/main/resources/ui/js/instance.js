@@ -93,8 +93,9 @@ export function instanceView(container, process, id) {
 
   function renderSteps(instance) {
     fill(steps, table('Steps', ['Step', 'Type', 'State', 'Who', 'Started', 'Ended', 'Result'], instance.steps.map((step) =>
-      h('tr', { 'data-step': step.id },
-        h('td', {}, step.name || step.id, step.attempt > 1 ? h('span', { class: 'muted' }, ` (attempt ${step.attempt})`) : null),
+      h('tr', { 'data-step': step.id, class: step.block ? 'in-block' : null, 'data-block': step.block },
+        h('td', {}, blockLabel(step), step.name || step.id,
+          step.attempt > 1 ? h('span', { class: 'muted' }, ` (attempt ${step.attempt})`) : null),
         h('td', {}, step.type),
         h('td', {}, badge(step.state), step.escalated ? [' ', h('span', { class: 'badge badge-escalated' }, 'escalated')] : null),
         h('td', {}, who(step)),
@@ -103,38 +104,44 @@ export function instanceView(container, process, id) {
         h('td', {}, result(step))))));
   }
 
-  let shownTask = null;
+  // Cards already shown are kept as they are, so a person typing in one loses nothing when the instance changes.
+  let shownCards = new Map();
 
+  /** Every step waiting on a person: one in a plain process, one per branch that waits in a parallel block. */
   async function renderWaiting(instance) {
-    const active = instance.steps.find((step) => step.state === 'active' && step.assignee === 'human');
-    if (!active) {
+    const active = instance.steps.filter((step) => step.state === 'active' && step.assignee === 'human');
+    if (active.length === 0) {
       waiting.hidden = true;
-      shownTask = null;
+      shownCards = new Map();
       return;
     }
     const { data: pending } = await get(withQuery('/sop/steps/pending', { process, assignee: 'human', limit: 500 }));
-    const entry = pending.find((item) => item.instance_id === instance.id && item.step_id === active.id);
-    if (!entry) {
-      // Further down a long feed than one page reaches: the inbox lists it.
-      shownTask = null;
-      fill(waiting.lastElementChild, h('p', {}, `${active.name || active.id} waits on a person. `,
-        h('a', { href: `#/inbox?process=${segment(process)}` }, 'Resolve it from the inbox.')));
-      waiting.hidden = false;
-      return;
+    const cards = new Map();
+    const shown = active.map((step) => {
+      const entry = pending.find((item) => item.instance_id === instance.id && item.step_id === step.id);
+      if (!entry) {
+        // Further down a long feed than one page reaches: the inbox lists it.
+        return h('p', {}, blockLabel(step), `${step.name || step.id} waits on a person. `,
+          h('a', { href: `#/inbox?process=${segment(process)}` }, 'Resolve it from the inbox.'));
+      }
+      const key = taskKey(entry);
+      // The instance knows the step's block and branch; the card shows them as on the instance's steps.
+      const card = shownCards.get(key) || taskCard({ ...entry, block: step.block, branch: step.branch }, {
+        headingLevel: 'h3',
+        onDone: (message, tone) => {
+          announce(message, tone);
+          card.remove();
+          load();
+        },
+      });
+      cards.set(key, card);
+      return card;
+    });
+    shownCards = cards;
+    if (shown.some((element, index) => waiting.lastElementChild.children[index] !== element)
+        || waiting.lastElementChild.children.length !== shown.length) {
+      fill(waiting.lastElementChild, shown);
     }
-    if (taskKey(entry) === shownTask) {
-      waiting.hidden = false;
-      return;
-    }
-    shownTask = taskKey(entry);
-    fill(waiting.lastElementChild, taskCard(entry, {
-      headingLevel: 'h3',
-      onDone: (message, tone) => {
-        announce(message, tone);
-        waiting.hidden = true;
-        load();
-      },
-    }));
     waiting.hidden = false;
   }
 
@@ -164,6 +171,15 @@ export function instanceView(container, process, id) {
   load();
   const stream = follow(`${path}/events`, { onOpen: load, onChange });
   return () => stream.close();
+}
+
+/** "checks › identity · " before the name of a step inside a parallel block: its block and branch. */
+function blockLabel(step) {
+  if (!step.block) {
+    return null;
+  }
+  return h('span', { class: 'step-block', title: `Parallel block ${step.block}, branch ${step.branch}` },
+    `${step.block} › ${step.branch}`, ' · ');
 }
 
 function who(step) {

@@ -57,6 +57,7 @@ export function taskCard(pending, { onDone, headingLevel = 'h2', collapsible = f
     h('p', { class: 'meta' },
       'Process ', h('strong', {}, pending.process), ` v${pending.version} · instance `,
       h('a', { href: instancePath }, pending.instance_id),
+      pending.block ? [' · ', h('span', { class: 'step-block' }, `${pending.block} › ${pending.branch}`)] : null,
       ' · waiting ', age(pending.created_at),
       pending.attempt > 1 ? ` · attempt ${pending.attempt}` : null),
     body);

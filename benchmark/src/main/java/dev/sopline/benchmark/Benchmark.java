@@ -127,6 +127,7 @@ public final class Benchmark {
             Duration ready = platform.awaitHealthy(Duration.ofSeconds(120));
             report.put("platform_ready_ms", ready.toMillis());
             register(platform, EngineRun.PROCESS);
+            register(platform, EngineRun.PARALLEL_PROCESS);
             register(platform, GatewayRun.PROCESS);
 
             // Load first: on two cores the platform's JIT compiler takes about half a core in the first minute,
@@ -275,6 +276,7 @@ public final class Benchmark {
         engine.put("load_generator_cpu_ms_per_instance", round(CpuUse.ownCpuTime().minus(loadCpuBefore).toNanos() / 1e6 / completed));
         engine.put("start_to_completed_ms", percentiles(run.startToCompleted(batch)));
         engine.put("handoff_ms", percentiles(run.handoffs(batch)));
+        engine.put("parallel_block_batch", measureParallelBatch(run, settings));
         run.followDecisions();
         List<String> oneByOne = new ArrayList<>();
         for (int i = 0; i < settings.sequential(); i++) {
@@ -288,10 +290,32 @@ public final class Benchmark {
         return engine;
     }
 
+    /**
+     * The same batch of a process whose first two steps run side by side in a parallel block before the third: what a
+     * block's fan-out and join cost against the three-step chain. A short warm-up first brings in the block's code paths.
+     */
+    private static Map<String, Object> measureParallelBatch(EngineRun run, Settings settings) throws InterruptedException {
+        run.awaitAll(startMany(run, EngineRun.PARALLEL_PROCESS_NAME, 500), Duration.ofSeconds(60));
+        List<String> batch = startMany(run, EngineRun.PARALLEL_PROCESS_NAME, settings.instances());
+        long firstStart = System.nanoTime();
+        run.awaitAll(batch, Duration.ofSeconds(180));
+        double seconds = (run.lastCompletion(batch) - firstStart) / 1e9;
+        long completed = run.completedCount(batch);
+        Map<String, Object> parallel = new LinkedHashMap<>();
+        parallel.put("completed", completed);
+        parallel.put("instances_per_s", round(completed / seconds));
+        parallel.put("start_to_completed_ms", percentiles(run.startToCompleted(batch)));
+        return parallel;
+    }
+
     private static List<String> startMany(EngineRun run, int count) {
+        return startMany(run, EngineRun.PROCESS_NAME, count);
+    }
+
+    private static List<String> startMany(EngineRun run, String process, int count) {
         List<String> ids = new ArrayList<>();
         for (int i = 0; i < count; i++) {
-            ids.add(run.start(i));
+            ids.add(run.start(process, i));
         }
         run.flush();
         return ids;

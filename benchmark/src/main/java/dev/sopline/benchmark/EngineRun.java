@@ -71,6 +71,52 @@ final class EngineRun implements AutoCloseable {
                     - name: out
             """;
 
+    static final String PARALLEL_PROCESS_NAME = "bench-parallel-block";
+    /**
+     * The same three no-op steps, with the first two side by side in a parallel block (engine 0.2) and the third
+     * joining them: what a block's fan-out and join cost against the three-step chain.
+     */
+    static final String PARALLEL_PROCESS = """
+            engine: "0.2"
+            process:
+              name: bench-parallel-block
+              version: "1.0"
+              inputs:
+                - name: n
+                  type: integer
+                  required: true
+              steps:
+                - parallel:
+                    id: both
+                    branches:
+                      - id: left
+                        steps:
+                          - id: a
+                            type: automated
+                            run: bench.a
+                            inputs:
+                              n: "${inputs.n}"
+                            outputs:
+                              - name: out
+                      - id: right
+                        steps:
+                          - id: b
+                            type: automated
+                            run: bench.b
+                            inputs:
+                              n: "${inputs.n}"
+                            outputs:
+                              - name: out
+                - id: c
+                  type: automated
+                  run: bench.c
+                  inputs:
+                    left: "${steps.a.outputs.out}"
+                    right: "${steps.b.outputs.out}"
+                  outputs:
+                    - name: out
+            """;
+
     private final String workspace = "default";
     private final KafkaProducer<String, byte[]> producer;
     private final JsonSerde<Command> commands = new JsonSerde<>(Command.class);
@@ -174,9 +220,10 @@ final class EngineRun implements AutoCloseable {
         return false;
     }
 
-    String start(int n) {
+    /** Starts an instance of {@code process}, one of {@link #PROCESS_NAME} and {@link #PARALLEL_PROCESS_NAME}. */
+    String start(String process, int n) {
         String id = UlidCreator.getMonotonicUlid().toString();
-        StartInstance start = new StartInstance(null, workspace, id, PROCESS_NAME, Map.of("n", n), null, StartInstance.API,
+        StartInstance start = new StartInstance(null, workspace, id, process, Map.of("n", n), null, StartInstance.API,
                 PROCESS_VERSION);
         startedAt.put(id, System.nanoTime());
         producer.send(new ProducerRecord<>(EngineTopics.COMMANDS, id, commands.serializer().serialize(EngineTopics.COMMANDS, start)));

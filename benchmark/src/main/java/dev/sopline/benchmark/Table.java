@@ -29,6 +29,11 @@ final class Table {
                 rateRow(table, interval, "Engine (Kafka direct): CPU per instance (batch), platform + load generator",
                         engine.get("platform_cpu_ms_per_instance") + " + " + engine.get("load_generator_cpu_ms_per_instance") + " ms");
                 row(table, interval, "Engine (Kafka direct): step handoff (batch)", engine.get("handoff_ms"), "");
+                Map<String, Object> parallel = (Map<String, Object>) engine.get("parallel_block_batch");
+                if (parallel != null) {
+                    row(table, interval, "Engine (Kafka direct): start to completed (batch), two steps in a parallel block then a third",
+                            parallel.get("start_to_completed_ms"), parallel.get("instances_per_s") + " instances/s");
+                }
                 row(table, interval, "Engine (Kafka direct): start to completed (one at a time), committed: a sop.events subscriber",
                         engine.get("sequential_start_to_completed_ms"), "");
                 row(table, interval, "Engine (Kafka direct): start to completed (one at a time), decided: GET /sop/instances/:id",

@@ -434,6 +434,80 @@ class TaskInboxBrowserIT {
         }
     }
 
+    static final String PARALLEL_PROCESS = """
+            engine: "0.2"
+            process:
+              name: inbox-contract-review
+              version: "1.0"
+              trigger:
+                type: api
+              steps:
+                - parallel:
+                    id: reviews
+                    name: Reviews side by side
+                    branches:
+                      - id: legal
+                        steps:
+                          - id: legal-review
+                            name: Legal reads the contract
+                            type: form
+                            outputs: [{name: legal_note}]
+                      - id: finance
+                        steps:
+                          - id: finance-review
+                            name: Finance checks the price
+                            type: form
+                            outputs: [{name: finance_note}]
+                - id: sign
+                  name: Sign the contract
+                  type: form
+                  outputs: [{name: signed_by}]
+            """;
+
+    @Test
+    void shouldShowBothBranchesOfAParallelBlockAndWaitForBothBeforeTheNextStep() {
+        assertThat(api().register(PARALLEL_PROCESS).status()).isIn(200, 201);
+        String instanceId = api().start("inbox-contract-review", Map.of()).json().path("id").asString();
+        String ui = "http://localhost:" + port + "/ui/";
+
+        try (Browser browser = Browser.open(executables)) {
+            // Both branches wait in the inbox at once.
+            browser.open(ui + "#/inbox?process=inbox-contract-review");
+            browser.visible(By.id("token")).sendKeys(TOKEN, Keys.ENTER);
+            assertThat(browser.visible(task(instanceId, "legal-review")).getText()).contains("Legal reads the contract", instanceId);
+            assertThat(browser.visible(task(instanceId, "finance-review")).getText()).contains("Finance checks the price", instanceId);
+            browser.screenshot("14-inbox-parallel-branches");
+
+            WebElement legal = opened(browser, task(instanceId, "legal-review"), Keys.ENTER);
+            legal.findElement(By.cssSelector("[data-field='legal_note'] input")).sendKeys("Clause 4 is fine");
+            legal.findElement(By.xpath(".//button[text()='Submit']")).click();
+            browser.waitUntilGone(task(instanceId, "legal-review"));
+
+            // The instance page groups the block's steps; the step after the block waits for the other branch.
+            browser.open(ui + "#/instances/inbox-contract-review/" + instanceId);
+            browser.waitForText(By.cssSelector("tr[data-step='legal-review']"), "completed");
+            assertThat(browser.driver().findElement(By.cssSelector("tr[data-step='legal-review']")).getText())
+                    .contains("reviews › legal", "Legal reads the contract");
+            assertThat(browser.driver().findElement(By.cssSelector("tr[data-step='finance-review']")).getText())
+                    .contains("reviews › finance", "active");
+            WebElement sign = browser.driver().findElement(By.cssSelector("tr[data-step='sign']"));
+            assertThat(sign.getText()).contains("pending").doesNotContain("›");
+            browser.screenshot("15-instance-parallel-one-branch-done");
+
+            // The other branch is resolved from the instance page, and the instance moves on to the step after the block.
+            WebElement finance = browser.visible(task(instanceId, "finance-review"));
+            assertThat(finance.getText()).contains("Finance checks the price", "reviews › finance");
+            finance.findElement(By.cssSelector("[data-field='finance_note'] input")).sendKeys("Within budget");
+            finance.findElement(By.xpath(".//button[text()='Submit']")).click();
+            browser.waitForText(By.cssSelector("tr[data-step='sign']"), "active");
+            browser.visible(task(instanceId, "sign"));
+            assertThat(browser.driver().findElement(By.cssSelector("tr[data-step='finance-review']")).getText()).contains("completed");
+            browser.screenshot("16-instance-parallel-block-done");
+        }
+        assertThat(api().get("/sop/inbox-contract-review/" + instanceId).json().path("steps").get(2).path("state").asString())
+                .isEqualTo("active");
+    }
+
     /**
      * Opens a step's row in the inbox with its heading button, by a click or a key, and returns the step's card once
      * its form shows.
