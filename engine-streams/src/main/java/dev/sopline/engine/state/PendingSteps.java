@@ -14,6 +14,7 @@ public final class PendingSteps {
         return new PendingStep(instance.id(), instance.process(), instance.version(), step.id(), declared.label(), step.type(),
                 declared.run(), step.assignee(), step.escalated(), step.inputs(), declared.outputs(), step.attempt(),
                 step.proposal(), step.escalated() ? step.decision() : null,
-                declared.judgment() == null ? null : declared.judgment().instructions(), step.callbackId(), step.readyAt());
+                declared.judgment() == null ? null : declared.judgment().instructions(), step.callbackId(), step.readyAt(),
+                step.block(), step.branch());
     }
 }

@@ -80,6 +80,11 @@ class ParallelBlockIT extends GatewayTestBase {
         assertThat(entries).filteredOn(entry -> entry.path("instance_id").asString().equals(id))
                 .extracting(entry -> entry.path("step_id").asString(), entry -> entry.path("type").asString())
                 .containsExactlyInAnyOrder(tuple("score", "automated"), tuple("id-check", "form"));
+        assertThat(entries).filteredOn(entry -> entry.path("instance_id").asString().equals(id))
+                .extracting(entry -> entry.path("step_id").asString(), entry -> entry.path("block").asString(),
+                        entry -> entry.path("branch").asString())
+                .as("each active step of the block in the feed, with its block and branch")
+                .containsExactlyInAnyOrder(tuple("score", "checks", "credit"), tuple("id-check", "checks", "identity"));
 
         // when: the person's branch completes first
         assertThat(api.submit("parallel-checks", id, "id-check", Map.of("ok", "yes")).status()).isEqualTo(200);

@@ -26,6 +26,8 @@ import java.util.Map;
  * @param instructions for a judgment, its instructions
  * @param callbackId for a webhook step, its one-shot callback id
  * @param createdAt when the attempt became ready; the feed is ordered by it, oldest first
+ * @param block the parallel block holding the step; null outside blocks (and in entries stored before blocks)
+ * @param branch the block's branch holding the step; null outside blocks
  */
 public record PendingStep(
         String instanceId,
@@ -44,4 +46,6 @@ public record PendingStep(
         JudgmentDecision decision,
         String instructions,
         String callbackId,
-        Instant createdAt) {}
+        Instant createdAt,
+        String block,
+        String branch) {}
