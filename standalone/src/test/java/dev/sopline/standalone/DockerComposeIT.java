@@ -72,7 +72,7 @@ class DockerComposeIT {
         Set<String> platformVariables = Set.of("LOADER_MAIN", "SOP_ENGINE_QUERY_URLS", "KAFKA_BOOTSTRAP_SERVERS", "SOP_HTTP_PORT", "SOP_DATA_DIR",
                 "SOP_BOOTSTRAP_TOKEN", "SOP_PUBLIC_URL", "SOP_RATE_LIMIT_PER_SECOND", "SOP_RATE_LIMIT_BURST", "SOP_ENGINE_QUERY_URL",
                 "SOP_ENGINE_ADVERTISED_ENDPOINT", "SOP_ENGINE_PARTITIONS", "SOP_ENGINE_STANDBY_REPLICAS", "SOP_ENGINE_COMMIT_INTERVAL_MS",
-                "SOP_LLM_PROVIDER", "SOP_JUDGMENT_HTTP_PORT");
+                "SOP_LLM_PROVIDER", "SOP_JUDGMENT_HTTP_PORT", "SOP_EVENTS_TOPIC_PER_WORKSPACE");
         String sources = readSources();
         for (String variable : platformVariables) {
             if (!variable.equals("LOADER_MAIN")) {
