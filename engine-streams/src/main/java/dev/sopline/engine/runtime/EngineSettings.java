@@ -183,6 +183,9 @@ public record EngineSettings(
         // move to the others.
         props.put(StreamsConfig.consumerPrefix(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG), 6_000);
         props.put(StreamsConfig.consumerPrefix(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG), 1_500);
+        // Static membership: a replica restarted after a crash rejoins as itself at once, instead of waiting out the
+        // session of its dead self (Streams appends each stream thread's index).
+        props.put(StreamsConfig.consumerPrefix(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG), StableMemberId.of(stateDir.toAbsolutePath()));
         // A dead replica's open transaction blocks the survivors' read_committed reads of its partitions until the
         // broker aborts it: after this long (Streams' default is 10 s), checked as often as the broker's
         // transaction.abort.timed.out.transaction.cleanup.interval.ms (1 s in the embedded broker and compose).
