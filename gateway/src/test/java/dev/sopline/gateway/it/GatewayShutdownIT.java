@@ -2,6 +2,7 @@ package dev.sopline.gateway.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.sopline.engine.topology.EngineTopics;
 import dev.sopline.gateway.GatewayApplication;
 import dev.sopline.testing.SharedKafka;
 import java.net.URI;
@@ -11,9 +12,12 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -29,12 +33,18 @@ class GatewayShutdownIT {
 
     @Test
     void shouldEndOpenEventStreamsCleanlyWhenTheGatewayStops() throws Exception {
+        // A gateway without an engine of its own: one would join the shared test engine's group and move its partitions
+        // under the other tests of this JVM. Event streams need no engine, only the platform's topics.
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, SharedKafka.bootstrapServers()))) {
+            EngineTopics.ensure(admin, 6, (short) 1);
+        }
         // Arguments, not default properties: application.properties would outrank those.
         ConfigurableApplicationContext gateway = new SpringApplicationBuilder(GatewayApplication.class).run(
                 "--server.port=0",
                 "--sop.kafka.bootstrap-servers=" + SharedKafka.bootstrapServers(),
                 "--sop.bootstrap-token=" + TOKEN,
-                "--sop.data-dir=" + Files.createTempDirectory("gateway-shutdown-it"));
+                "--sop.data-dir=" + Files.createTempDirectory("gateway-shutdown-it"),
+                "--sop.engine.query-urls=http://localhost:9");
         int port = gateway.getEnvironment().getRequiredProperty("local.server.port", Integer.class);
         HttpRequest request = HttpRequest.newBuilder(URI.create("http://localhost:" + port + "/sop/events"))
                 .header("X-SOP-Token", TOKEN).build();
