@@ -20,6 +20,7 @@ import dev.sopline.engine.state.ProcessVersions;
 import dev.sopline.gateway.command.CommandBus;
 import dev.sopline.gateway.command.IdempotencyKeys;
 import dev.sopline.schemas.command.IdempotencyKey;
+import dev.sopline.schemas.command.InstanceCommand;
 import dev.sopline.gateway.engine.EngineAccess;
 import dev.sopline.gateway.web.ApiException;
 import dev.sopline.gateway.web.JsonBodies;
@@ -191,10 +192,7 @@ public class InstanceController {
     @PostMapping("/sop/{name}/{id}/cancel")
     public ResponseEntity<Object> cancel(@Parameter(description = NAME, example = "review") @PathVariable String name,
                                          @Parameter(description = ID) @PathVariable String id, HttpServletRequest request) {
-        CancelInstance cancel = new CancelInstance(newCommandId(), scope.workspace(request), id, name, actor(request));
-        Optional<IdempotencyKey> key = idempotency.of(request, scope.workspace(request), scope.caller(request), new byte[0]);
-        String base = scope.baseUrl();
-        return Replies.toResponse(commands.send(IdempotencyKeys.wrap(key, cancel)), body -> ApiViews.instanceBody(body, base));
+        return sendWithoutBody(new CancelInstance(newCommandId(), scope.workspace(request), id, name, actor(request)), request);
     }
 
     @Operation(operationId = "retryInstance", summary = "Retry a failed instance",
@@ -210,10 +208,14 @@ public class InstanceController {
     @PostMapping("/sop/{name}/{id}/retry")
     public ResponseEntity<Object> retry(@Parameter(description = NAME, example = "review") @PathVariable String name,
                                         @Parameter(description = ID) @PathVariable String id, HttpServletRequest request) {
-        RetryInstance retry = new RetryInstance(newCommandId(), scope.workspace(request), id, name, actor(request));
+        return sendWithoutBody(new RetryInstance(newCommandId(), scope.workspace(request), id, name, actor(request)), request);
+    }
+
+    /** An instance command whose request has no body (cancel, retry): sent under its idempotency key, answered with the instance. */
+    private ResponseEntity<Object> sendWithoutBody(InstanceCommand command, HttpServletRequest request) {
         Optional<IdempotencyKey> key = idempotency.of(request, scope.workspace(request), scope.caller(request), new byte[0]);
         String base = scope.baseUrl();
-        return Replies.toResponse(commands.send(IdempotencyKeys.wrap(key, retry)), body -> ApiViews.instanceBody(body, base));
+        return Replies.toResponse(commands.send(IdempotencyKeys.wrap(key, command)), body -> ApiViews.instanceBody(body, base));
     }
 
     @Operation(operationId = "submitStep", summary = "Resolve an active step with its outputs",
