@@ -17,7 +17,7 @@ import dev.sopline.engine.state.InstanceStore;
 import dev.sopline.engine.state.MetricCounters;
 import dev.sopline.engine.state.PendingStepStore;
 import dev.sopline.engine.state.ProcessVersionStore;
-import dev.sopline.engine.state.ProcessVersions;
+import dev.sopline.engine.api.view.ProcessVersions;
 import dev.sopline.engine.state.Timer;
 import dev.sopline.engine.state.WindowBuckets;
 import dev.sopline.engine.topology.EngineConfig;
