@@ -1,8 +1,8 @@
 package dev.sopline.benchmark;
 
 import com.github.f4b6a3.ulid.UlidCreator;
-import dev.sopline.engine.topology.EngineTopics;
-import dev.sopline.engine.topology.JsonSerde;
+import dev.sopline.engine.api.topic.EngineTopics;
+import dev.sopline.engine.api.serde.JsonSerde;
 import dev.sopline.schemas.command.Command;
 import dev.sopline.schemas.command.StartInstance;
 import dev.sopline.schemas.event.InstanceStateChanged;

@@ -1,6 +1,6 @@
 package dev.sopline.engine.handler;
 
-import dev.sopline.engine.state.ProcessVersions;
+import dev.sopline.engine.api.view.ProcessVersions;
 import dev.sopline.schemas.definition.ProcessDefinition;
 import java.util.Optional;
 

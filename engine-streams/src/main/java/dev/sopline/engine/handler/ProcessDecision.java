@@ -1,6 +1,6 @@
 package dev.sopline.engine.handler;
 
-import dev.sopline.engine.state.ProcessVersions;
+import dev.sopline.engine.api.view.ProcessVersions;
 import dev.sopline.engine.state.Timer;
 import dev.sopline.schemas.command.Command;
 import dev.sopline.schemas.command.CommandReply;

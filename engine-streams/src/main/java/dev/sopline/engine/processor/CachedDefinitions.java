@@ -1,7 +1,7 @@
 package dev.sopline.engine.processor;
 
 import dev.sopline.engine.handler.DefinitionLookup;
-import dev.sopline.engine.state.ProcessVersions;
+import dev.sopline.engine.api.view.ProcessVersions;
 import dev.sopline.schemas.definition.ProcessDefinition;
 import java.util.LinkedHashMap;
 import java.util.Map;

@@ -10,14 +10,13 @@ import dev.sopline.engine.handler.ProcessDecision;
 import dev.sopline.engine.handler.ProcessHandler;
 import dev.sopline.engine.state.FinishedInstance;
 import dev.sopline.engine.state.FinishedInstances;
-import dev.sopline.engine.state.IdempotencyRecord;
 import dev.sopline.engine.state.Instance;
 import dev.sopline.engine.state.InstanceIndexes;
 import dev.sopline.engine.state.InstanceStore;
 import dev.sopline.engine.state.MetricCounters;
 import dev.sopline.engine.state.PendingStepStore;
 import dev.sopline.engine.state.ProcessVersionStore;
-import dev.sopline.engine.state.ProcessVersions;
+import dev.sopline.engine.api.view.ProcessVersions;
 import dev.sopline.engine.state.Timer;
 import dev.sopline.engine.state.WindowBuckets;
 import dev.sopline.engine.topology.EngineConfig;
@@ -27,7 +26,6 @@ import dev.sopline.schemas.command.CommandReply;
 import dev.sopline.schemas.command.ErrorCodes;
 import dev.sopline.schemas.command.ExpireInstance;
 import dev.sopline.schemas.command.FireTimer;
-import dev.sopline.schemas.command.IdempotencyKey;
 import dev.sopline.schemas.command.IdempotentCommand;
 import dev.sopline.schemas.command.InstanceCommand;
 import dev.sopline.schemas.command.RegisterProcess;
@@ -95,7 +93,7 @@ public final class CommandProcessor implements Processor<String, Command, String
     private KeyValueStore<String, Instance> instanceStore;
     private boolean indexed;
     private Integer replyStatus;
-    private KeyValueStore<String, IdempotencyRecord> idempotency;
+    private IdempotentDecisions idempotency;
     private WaitingStarts waitingStarts;
     private dev.sopline.engine.state.HistoryStore history;
     /** The command being decided, whose sender the history names. */
@@ -129,7 +127,8 @@ public final class CommandProcessor implements Processor<String, Command, String
                 retention);
         this.history = new dev.sopline.engine.state.HistoryStore(context.getStateStore(EngineTopology.HISTORY_STORE));
         this.expiry = new InstanceExpiry(instances, indexes, history, callbackIds, retention);
-        this.idempotency = context.getStateStore(EngineTopology.IDEMPOTENCY_STORE);
+        this.idempotency = new IdempotentDecisions(IdempotentDecisions.Records.in(context.getStateStore(EngineTopology.IDEMPOTENCY_STORE)),
+                timer -> timers.put(timer.storeKey(), timer));
         this.waitingStarts = new WaitingStarts(context.getStateStore(EngineTopology.WAITING_STARTS_STORE), definitions);
         this.indexed = false;
         context.schedule(timerInterval, PunctuationType.WALL_CLOCK_TIME, this::punctuate);
@@ -227,12 +226,10 @@ public final class CommandProcessor implements Processor<String, Command, String
     }
 
     private void decideNow(InstanceCommand command, Instant now, Deciding deciding) {
-        if (command instanceof IdempotentCommand idempotent) {
-            processIdempotent(idempotent, now, deciding);
-        } else {
-            Decided decided = decide(command, now, deciding);
-            apply(decided.decision(), decided.before(), command.instanceId(), now);
-        }
+        Decided decided = command instanceof IdempotentCommand idempotent
+                ? idempotency.decide(idempotent, now, inner -> decide(inner, now, deciding))
+                : decide(command, now, deciding);
+        apply(decided.decision(), decided.before(), command.instanceId(), now);
     }
 
     /** One read of the instance, then the decision; nothing is written yet. */
@@ -245,33 +242,6 @@ public final class CommandProcessor implements Processor<String, Command, String
         } catch (RuntimeException e) {
             return new Decided(current.orElse(null), failOnEngineError(command, current, e, now));
         }
-    }
-
-    private record Decided(Instance before, Decision decision) {}
-
-    /**
-     * A repeat gets the first answer; the same key with another request is refused; a new key is decided and kept.
-     * A record past its 24 hours counts as gone even before punctuation removes it, so the answer depends on the
-     * command's time only.
-     */
-    private void processIdempotent(IdempotentCommand idempotent, Instant now, Deciding deciding) {
-        IdempotencyKey key = idempotent.idempotency();
-        IdempotencyRecord seen = idempotency.get(key.scope());
-        if (seen != null && now.isBefore(seen.expiresAt())) {
-            forwardReply(seen.requestHash().equals(key.requestHash())
-                    ? seen.reply().answering(idempotent.commandId())
-                    : CommandReply.rejected(idempotent.commandId(), 422, ErrorCodes.IDEMPOTENCY_KEY_REUSED,
-                            "Expected a new Idempotency-Key for a different request, but this key was used for another one"), now);
-            return;
-        }
-        Decided decided = decide(idempotent.command(), now, deciding);
-        decided.decision().reply().filter(reply -> reply.status() < 500).ifPresent(reply -> {
-            Instant expiresAt = now.plus(IdempotencyRecord.RETENTION);
-            idempotency.put(key.scope(), new IdempotencyRecord(key.requestHash(), reply, expiresAt));
-            Timer forget = new Timer(expiresAt, Timer.Kind.FORGET_IDEMPOTENCY, idempotent.workspace(), key.scope(), null, 0);
-            timers.put(forget.storeKey(), forget);
-        });
-        apply(decided.decision(), decided.before(), idempotent.instanceId(), now);
     }
 
     /** A timer's command is read back: decided now, as of the time it fired. */
@@ -329,21 +299,13 @@ public final class CommandProcessor implements Processor<String, Command, String
             timers.delete(entry.key);
             Timer timer = entry.value;
             if (timer.kind() == Timer.Kind.FORGET_IDEMPOTENCY) {
-                forgetIdempotencyKey(timer);
+                idempotency.forget(timer);
             } else if (timer.kind() == Timer.Kind.FORGET_WINDOW_BUCKET) {
                 indexes.forgetWindowBucket(timer.target());
             } else {
                 FireTimer fire = timer.fireCommand();
                 forward(EngineTopology.COMMANDS_SINK, fire.key(), fire, now);
             }
-        }
-    }
-
-    /** Only the record this timer was set for: a key reused after its expiry has a newer record and its own timer. */
-    private void forgetIdempotencyKey(Timer timer) {
-        IdempotencyRecord stored = idempotency.get(timer.target());
-        if (stored != null && !stored.expiresAt().isAfter(timer.dueAt())) {
-            idempotency.delete(timer.target());
         }
     }
 

@@ -1,16 +1,21 @@
 package dev.sopline.engine.query;
 
+import dev.sopline.engine.api.query.EngineReader;
+import dev.sopline.engine.api.query.InstanceFilter;
+import dev.sopline.engine.api.query.Page;
+import dev.sopline.engine.api.query.PendingFilter;
+import dev.sopline.engine.api.query.WorkspaceCounts;
 import dev.sopline.engine.state.Instance;
 import dev.sopline.engine.state.InstanceListIndex;
 import dev.sopline.engine.state.MetricCounters;
 import dev.sopline.engine.state.PendingStepStore;
 import dev.sopline.engine.state.ProcessCounters;
 import dev.sopline.engine.state.ProcessVersionStore;
-import dev.sopline.engine.state.ProcessVersions;
+import dev.sopline.engine.api.view.ProcessVersions;
 import dev.sopline.engine.state.Timer;
-import dev.sopline.engine.state.WindowBucket;
+import dev.sopline.engine.api.view.WindowBucket;
 import dev.sopline.engine.state.WindowBuckets;
-import dev.sopline.engine.topology.EngineTopics;
+import dev.sopline.engine.api.topic.EngineTopics;
 import dev.sopline.engine.topology.EngineTopology;
 import dev.sopline.schemas.command.InstanceKeys;
 import dev.sopline.schemas.instance.CallbackOwner;
@@ -140,7 +145,7 @@ public final class EngineQueries implements EngineReader {
     /** From the counters the processor keeps per process: one record per process of the workspace, no instance read. */
     @Override
     public WorkspaceCounts counts(String workspace) {
-        return WorkspaceCounts.of(MetricCounters.ofWorkspace(store(EngineTopology.COUNTERS_STORE, ProcessCounters.class), workspace));
+        return ProcessCounters.total(MetricCounters.ofWorkspace(store(EngineTopology.COUNTERS_STORE, ProcessCounters.class), workspace));
     }
 
     /** The counters of the given partitions only, each counted once; {@code stale} as for instances. */
@@ -149,12 +154,12 @@ public final class EngineQueries implements EngineReader {
         for (int partition : partitions) {
             counters.addAll(MetricCounters.ofWorkspace(store(EngineTopology.COUNTERS_STORE, partition, stale), workspace));
         }
-        return WorkspaceCounts.of(counters);
+        return ProcessCounters.total(counters);
     }
 
     /** The counters of every workspace this replica holds, for the engine's gauges. */
     public WorkspaceCounts localTotals() {
-        return WorkspaceCounts.of(MetricCounters.all(store(EngineTopology.COUNTERS_STORE, ProcessCounters.class)));
+        return ProcessCounters.total(MetricCounters.all(store(EngineTopology.COUNTERS_STORE, ProcessCounters.class)));
     }
 
     @Override

@@ -1,5 +1,6 @@
 package dev.sopline.engine.query;
 
+import dev.sopline.engine.api.query.Page;
 import dev.sopline.engine.state.HistoryStore;
 import dev.sopline.engine.topology.EngineTopology;
 import dev.sopline.schemas.instance.HistoryEntry;

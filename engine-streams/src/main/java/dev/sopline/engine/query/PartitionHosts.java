@@ -1,6 +1,6 @@
 package dev.sopline.engine.query;
 
-import dev.sopline.engine.topology.EngineTopics;
+import dev.sopline.engine.api.topic.EngineTopics;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;

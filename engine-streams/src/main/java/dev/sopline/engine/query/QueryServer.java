@@ -2,6 +2,10 @@ package dev.sopline.engine.query;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import dev.sopline.engine.api.query.Answer;
+import dev.sopline.engine.api.query.EngineReader;
+import dev.sopline.engine.api.query.QueryParameters;
+import dev.sopline.engine.api.query.RemoteEngineReader;
 import dev.sopline.schemas.json.Json;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -41,7 +45,7 @@ public final class QueryServer implements AutoCloseable {
     static final String LOCAL_WINDOW = "/internal/window";
     static final String LOCAL_HISTORY = "/internal/history";
     static final String ROUTED = "/query/";
-    static final String REPLICAS = "/query/replicas";
+    static final String REPLICAS = RemoteEngineReader.REPLICAS;
     static final String RETRY_AFTER_SECONDS = "1";
 
     private static final Logger LOG = LoggerFactory.getLogger(QueryServer.class);

@@ -1,11 +1,19 @@
 package dev.sopline.engine.query;
 
-import dev.sopline.engine.state.ProcessVersions;
+import dev.sopline.engine.api.query.Answer;
+import dev.sopline.engine.api.query.EngineReader;
+import dev.sopline.engine.api.query.InstanceFilter;
+import dev.sopline.engine.api.query.Page;
+import dev.sopline.engine.api.query.PendingFilter;
+import dev.sopline.engine.api.query.QueryParameters;
+import dev.sopline.engine.api.query.ReplicaClient;
+import dev.sopline.engine.api.query.WorkspaceCounts;
+import dev.sopline.engine.api.view.ProcessVersions;
 import dev.sopline.engine.topology.EngineTopology;
 import dev.sopline.schemas.instance.CallbackOwner;
 import dev.sopline.schemas.instance.InstanceView;
 import dev.sopline.schemas.instance.PendingStep;
-import dev.sopline.engine.state.WindowBucket;
+import dev.sopline.engine.api.view.WindowBucket;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -161,7 +169,7 @@ public final class RoutingEngineReader implements EngineReader {
                 ? local.counts(workspace, partitions, stale)
                 : ask(host, QueryServer.LOCAL_COUNTS, QueryParameters.scoped(Map.of("workspace", workspace), partitions, stale),
                         new TypeReference<WorkspaceCounts>() {}));
-        return parts.stream().reduce(WorkspaceCounts::plus).orElseGet(() -> WorkspaceCounts.of(List.of()));
+        return parts.stream().reduce(WorkspaceCounts::plus).orElseGet(WorkspaceCounts::zero);
     }
 
     @Override

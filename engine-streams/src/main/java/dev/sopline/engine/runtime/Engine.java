@@ -1,13 +1,14 @@
 package dev.sopline.engine.runtime;
 
+import dev.sopline.engine.api.EmbeddedEngine;
 import dev.sopline.engine.decision.CallbackIds;
 import dev.sopline.engine.decision.InstanceBudget;
 import dev.sopline.engine.query.EngineQueries;
-import dev.sopline.engine.query.EngineReader;
+import dev.sopline.engine.api.query.EngineReader;
 import dev.sopline.engine.query.QueryServer;
 import dev.sopline.engine.query.RoutingEngineReader;
 import dev.sopline.engine.topology.EngineConfig;
-import dev.sopline.engine.topology.EngineTopics;
+import dev.sopline.engine.api.topic.EngineTopics;
 import dev.sopline.engine.topology.EngineTopology;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Metrics;
@@ -26,7 +27,7 @@ import org.slf4j.LoggerFactory;
  * One engine replica: creates missing topics, runs the topology and the {@link ResultRelay} that feeds it worker
  * results, answers queries from its stores and, when it advertises an endpoint, serves the other replicas' queries.
  */
-public final class Engine implements AutoCloseable {
+public final class Engine implements EmbeddedEngine {
 
     private static final Logger LOG = LoggerFactory.getLogger(Engine.class);
 
@@ -96,6 +97,11 @@ public final class Engine implements AutoCloseable {
         return new Engine(settings, streams, relay, queries, reader, server, threadFailures, metrics);
     }
 
+    @Override
+    public boolean canServe() {
+        return queries.serving().canServe();
+    }
+
     /** Healthy: the topology and the result relay are both running. */
     public boolean isRunning() {
         return streams.state() == KafkaStreams.State.RUNNING && relay.isRunning();
@@ -105,6 +111,7 @@ public final class Engine implements AutoCloseable {
      * Whether the engine can make progress: the topology and the result relay are running (a rebalance is normal
      * work), and the stream threads are not dying again and again on the same input.
      */
+    @Override
     public boolean isHealthy() {
         return isProgressing(streams.state()) && isProgressing(relay.state()) && !threadFailures.failingRepeatedly();
     }
@@ -127,6 +134,7 @@ public final class Engine implements AutoCloseable {
     }
 
     /** Every replica's stores: each query goes to the owners of its data. */
+    @Override
     public EngineReader reader() {
         return reader;
     }

@@ -2,7 +2,7 @@ package dev.sopline.engine.runtime;
 
 import dev.sopline.engine.processor.CommandMetrics;
 import dev.sopline.engine.query.EngineQueries;
-import dev.sopline.engine.query.WorkspaceCounts;
+import dev.sopline.engine.api.query.WorkspaceCounts;
 import dev.sopline.schemas.definition.StepType;
 import dev.sopline.schemas.instance.InstanceState;
 import io.micrometer.core.instrument.Gauge;

@@ -1,6 +1,6 @@
 package dev.sopline.engine.runtime;
 
-import dev.sopline.engine.topology.EngineTopics;
+import dev.sopline.engine.api.topic.EngineTopics;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;

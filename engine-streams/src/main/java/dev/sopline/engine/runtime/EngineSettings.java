@@ -1,5 +1,6 @@
 package dev.sopline.engine.runtime;
 
+import dev.sopline.engine.api.topic.EngineTopics;
 import dev.sopline.engine.decision.InstanceBudget;
 import dev.sopline.engine.topology.AutomatedStepTopics;
 import dev.sopline.engine.topology.WorkspaceEventTopics;
@@ -67,7 +68,7 @@ public record EngineSettings(
                 env.getOrDefault("SOP_ENGINE_APPLICATION_ID", "sop-engine"),
                 Path.of(env.getOrDefault("SOP_ENGINE_STATE_DIR", dataDir.resolve("engine").toString())),
                 Integer.parseInt(env.getOrDefault("SOP_ENGINE_PARTITIONS", "6")),
-                Short.parseShort(env.getOrDefault("SOP_KAFKA_REPLICATION_FACTOR", "1")),
+                EngineTopics.replication(env),
                 Integer.parseInt(env.getOrDefault("SOP_ENGINE_STANDBY_REPLICAS", "0")),
                 Duration.ofMillis(Long.parseLong(env.getOrDefault("SOP_ENGINE_COMMIT_INTERVAL_MS", String.valueOf(DEFAULT_COMMIT_INTERVAL.toMillis())))),
                 Integer.parseInt(env.getOrDefault("SOP_ENGINE_THREADS", "1")),

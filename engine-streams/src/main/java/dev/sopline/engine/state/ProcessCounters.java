@@ -1,6 +1,8 @@
 package dev.sopline.engine.state;
 
+import dev.sopline.engine.api.query.WorkspaceCounts;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -24,6 +26,15 @@ public record ProcessCounters(Map<String, Long> instances, Map<String, Long> ste
 
     public static ProcessCounters none() {
         return new ProcessCounters(Map.of(), Map.of(), 0, FORMAT);
+    }
+
+    /** The counters of several processes added up, every state and step type present (zero when none). */
+    public static WorkspaceCounts total(List<ProcessCounters> processes) {
+        WorkspaceCounts total = WorkspaceCounts.zero();
+        for (ProcessCounters counters : processes) {
+            total = total.plus(new WorkspaceCounts(counters.instances(), counters.stepsPending(), counters.escalations()));
+        }
+        return total;
     }
 
     public ProcessCounters plus(ProcessCounters delta) {

@@ -1,6 +1,7 @@
 package dev.sopline.engine.state;
 
-import dev.sopline.engine.state.ProcessVersions.PublishedVersion;
+import dev.sopline.engine.api.view.ProcessVersions.PublishedVersion;
+import dev.sopline.engine.api.view.ProcessVersions;
 import dev.sopline.schemas.command.InstanceKeys;
 import java.time.Instant;
 import java.util.ArrayList;

@@ -1,5 +1,6 @@
 package dev.sopline.engine.state;
 
+import dev.sopline.engine.api.view.WindowBucket;
 import dev.sopline.schemas.instance.InstanceState;
 import java.time.Duration;
 import java.time.Instant;

@@ -1,6 +1,6 @@
 package dev.sopline.engine.topology;
 
-import dev.sopline.engine.state.ProcessVersions;
+import dev.sopline.engine.api.view.ProcessVersions;
 import dev.sopline.schemas.definition.StepDefinition;
 import dev.sopline.schemas.definition.StepType;
 import dev.sopline.schemas.event.StepReady;

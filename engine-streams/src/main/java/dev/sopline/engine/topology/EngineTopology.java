@@ -1,5 +1,7 @@
 package dev.sopline.engine.topology;
 
+import dev.sopline.engine.api.serde.JsonSerde;
+import dev.sopline.engine.api.topic.EngineTopics;
 import dev.sopline.engine.processor.CommandProcessor;
 import dev.sopline.engine.processor.EventTopicsProcessor;
 import dev.sopline.engine.processor.GlobalStoreUpdater;
@@ -7,10 +9,10 @@ import dev.sopline.engine.state.FinishedInstance;
 import dev.sopline.engine.state.IdempotencyRecord;
 import dev.sopline.engine.state.Instance;
 import dev.sopline.engine.state.ProcessCounters;
-import dev.sopline.engine.state.ProcessVersions;
+import dev.sopline.engine.api.view.ProcessVersions;
 import dev.sopline.engine.state.Timer;
 import dev.sopline.engine.state.WaitingStart;
-import dev.sopline.engine.state.WindowBucket;
+import dev.sopline.engine.api.view.WindowBucket;
 import dev.sopline.schemas.command.Command;
 import dev.sopline.schemas.command.CommandReply;
 import dev.sopline.schemas.definition.StepType;

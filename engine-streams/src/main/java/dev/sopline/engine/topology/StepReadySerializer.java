@@ -1,5 +1,6 @@
 package dev.sopline.engine.topology;
 
+import dev.sopline.engine.api.serde.JsonSerde;
 import dev.sopline.schemas.event.StepReady;
 import dev.sopline.schemas.event.StepReadyEvents;
 import io.cloudevents.kafka.CloudEventSerializer;

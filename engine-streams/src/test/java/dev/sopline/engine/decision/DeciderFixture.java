@@ -4,7 +4,7 @@ import dev.sopline.engine.handler.CommandHandlers;
 import dev.sopline.engine.handler.DefinitionLookup;
 import dev.sopline.engine.handler.TimerHandler;
 import dev.sopline.engine.state.Instance;
-import dev.sopline.engine.state.ProcessVersions;
+import dev.sopline.engine.api.view.ProcessVersions;
 import dev.sopline.engine.state.Timer;
 import dev.sopline.schemas.command.CancelInstance;
 import dev.sopline.schemas.command.InstanceCommand;

@@ -7,7 +7,7 @@ import com.github.f4b6a3.ulid.UlidCreator;
 import dev.sopline.engine.it.EngineClient.RanStep;
 import dev.sopline.engine.runtime.Engine;
 import dev.sopline.engine.runtime.EngineSettings;
-import dev.sopline.engine.topology.JsonSerde;
+import dev.sopline.engine.api.serde.JsonSerde;
 import dev.sopline.schemas.command.CommandReply;
 import dev.sopline.schemas.definition.StepType;
 import dev.sopline.schemas.event.StepReady;

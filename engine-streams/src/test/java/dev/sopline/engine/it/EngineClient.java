@@ -1,7 +1,7 @@
 package dev.sopline.engine.it;
 
-import dev.sopline.engine.topology.EngineTopics;
-import dev.sopline.engine.topology.JsonSerde;
+import dev.sopline.engine.api.topic.EngineTopics;
+import dev.sopline.engine.api.serde.JsonSerde;
 import dev.sopline.schemas.command.Command;
 import dev.sopline.schemas.command.CommandReply;
 import dev.sopline.schemas.command.RegisterProcess;

@@ -52,7 +52,7 @@ class EngineRestartIT {
                     assertThat(view.state()).isEqualTo(InstanceState.WAITING);
                     assertThat(view.steps().get(0).state()).isEqualTo(StepState.ACTIVE);
                     assertThat(restarted.queries().process(workspace, "restart-form")).isPresent();
-                    assertThat(restarted.queries().pendingSteps(workspace, dev.sopline.engine.query.PendingFilter.ANY, null, 10).items())
+                    assertThat(restarted.queries().pendingSteps(workspace, dev.sopline.engine.api.query.PendingFilter.ANY, null, 10).items())
                             .extracting(step -> step.instanceId()).containsExactly(id);
                 });
 

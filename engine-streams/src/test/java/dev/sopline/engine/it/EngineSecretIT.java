@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.sopline.engine.runtime.EngineSecret;
 import dev.sopline.engine.runtime.EngineSettings;
-import dev.sopline.engine.topology.EngineTopics;
+import dev.sopline.engine.api.topic.EngineTopics;
 import dev.sopline.testing.SharedKafka;
 import java.nio.file.Path;
 import java.util.Map;

@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.github.f4b6a3.ulid.UlidCreator;
-import dev.sopline.engine.query.EngineReader;
-import dev.sopline.engine.query.InstanceFilter;
-import dev.sopline.engine.query.Page;
-import dev.sopline.engine.query.RemoteEngineReader;
+import dev.sopline.engine.api.query.EngineReader;
+import dev.sopline.engine.api.query.InstanceFilter;
+import dev.sopline.engine.api.query.Page;
+import dev.sopline.engine.api.query.RemoteEngineReader;
 import dev.sopline.engine.runtime.Engine;
 import dev.sopline.schemas.instance.HistoryEntry;
 import dev.sopline.testing.SharedKafka;

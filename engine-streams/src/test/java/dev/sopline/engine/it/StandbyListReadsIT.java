@@ -5,10 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import com.github.f4b6a3.ulid.UlidCreator;
-import dev.sopline.engine.query.InstanceFilter;
-import dev.sopline.engine.query.Page;
-import dev.sopline.engine.query.PendingFilter;
-import dev.sopline.engine.query.WorkspaceCounts;
+import dev.sopline.engine.api.query.InstanceFilter;
+import dev.sopline.engine.api.query.Page;
+import dev.sopline.engine.api.query.PendingFilter;
+import dev.sopline.engine.api.query.WorkspaceCounts;
 import dev.sopline.engine.runtime.Engine;
 import dev.sopline.engine.runtime.EngineSettings;
 import dev.sopline.schemas.instance.InstanceView;

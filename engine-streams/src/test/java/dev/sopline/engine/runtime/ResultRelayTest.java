@@ -2,8 +2,8 @@ package dev.sopline.engine.runtime;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.sopline.engine.topology.EngineTopics;
-import dev.sopline.engine.topology.JsonSerde;
+import dev.sopline.engine.api.topic.EngineTopics;
+import dev.sopline.engine.api.serde.JsonSerde;
 import dev.sopline.schemas.command.Command;
 import dev.sopline.schemas.command.ReportStepResult;
 import dev.sopline.schemas.event.StepResult;

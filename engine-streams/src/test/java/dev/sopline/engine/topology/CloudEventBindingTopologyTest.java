@@ -2,6 +2,8 @@ package dev.sopline.engine.topology;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.sopline.engine.api.serde.JsonSerde;
+import dev.sopline.engine.api.topic.EngineTopics;
 import dev.sopline.engine.decision.CallbackIds;
 import dev.sopline.schemas.command.Command;
 import dev.sopline.schemas.command.RegisterProcess;

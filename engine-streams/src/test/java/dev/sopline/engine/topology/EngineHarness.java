@@ -1,5 +1,7 @@
 package dev.sopline.engine.topology;
 
+import dev.sopline.engine.api.serde.JsonSerde;
+import dev.sopline.engine.api.topic.EngineTopics;
 import dev.sopline.engine.decision.CallbackIds;
 import dev.sopline.engine.state.Instance;
 import dev.sopline.schemas.command.CancelInstance;

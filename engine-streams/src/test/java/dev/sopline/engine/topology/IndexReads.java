@@ -2,13 +2,13 @@ package dev.sopline.engine.topology;
 
 import static dev.sopline.engine.topology.EngineHarness.WORKSPACE;
 
-import dev.sopline.engine.query.PendingFilter;
-import dev.sopline.engine.query.WorkspaceCounts;
+import dev.sopline.engine.api.query.PendingFilter;
+import dev.sopline.engine.api.query.WorkspaceCounts;
 import dev.sopline.engine.state.InstanceListIndex;
 import dev.sopline.engine.state.MetricCounters;
 import dev.sopline.engine.state.PendingStepStore;
 import dev.sopline.engine.state.ProcessCounters;
-import dev.sopline.engine.state.WindowBucket;
+import dev.sopline.engine.api.view.WindowBucket;
 import dev.sopline.engine.state.WindowBuckets;
 import dev.sopline.schemas.instance.InstanceState;
 import dev.sopline.schemas.instance.PendingStep;
@@ -37,7 +37,7 @@ final class IndexReads {
 
     WorkspaceCounts counts() {
         KeyValueStore<String, ProcessCounters> counters = store(EngineTopology.COUNTERS_STORE);
-        return WorkspaceCounts.of(MetricCounters.ofWorkspace(counters, WORKSPACE));
+        return ProcessCounters.total(MetricCounters.ofWorkspace(counters, WORKSPACE));
     }
 
     WindowBucket window(Instant from, Instant to) {

@@ -3,8 +3,8 @@ package dev.sopline.engine.topology;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
-import dev.sopline.engine.query.PendingFilter;
-import dev.sopline.engine.query.WorkspaceCounts;
+import dev.sopline.engine.api.query.PendingFilter;
+import dev.sopline.engine.api.query.WorkspaceCounts;
 import dev.sopline.engine.state.Instance;
 import dev.sopline.engine.state.PendingStepStore;
 import dev.sopline.schemas.definition.StepType;

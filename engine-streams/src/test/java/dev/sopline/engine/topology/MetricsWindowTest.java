@@ -3,8 +3,8 @@ package dev.sopline.engine.topology;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.withinPercentage;
 
-import dev.sopline.engine.state.DurationBins;
-import dev.sopline.engine.state.WindowBucket;
+import dev.sopline.engine.api.view.DurationBins;
+import dev.sopline.engine.api.view.WindowBucket;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;

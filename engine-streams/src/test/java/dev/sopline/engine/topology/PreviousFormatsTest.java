@@ -4,8 +4,9 @@ import static dev.sopline.engine.topology.EngineHarness.WORKSPACE;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.groups.Tuple.tuple;
 
+import dev.sopline.engine.api.serde.JsonSerde;
 import dev.sopline.engine.state.Instance;
-import dev.sopline.engine.state.ProcessVersions;
+import dev.sopline.engine.api.view.ProcessVersions;
 import dev.sopline.schemas.command.CommandReply;
 import dev.sopline.schemas.command.InstanceKeys;
 import dev.sopline.schemas.definition.ProcessDefinition;

@@ -5,10 +5,11 @@ import static dev.sopline.engine.topology.EngineHarness.WORKSPACE;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
-import dev.sopline.engine.query.PendingFilter;
+import dev.sopline.engine.api.query.PendingFilter;
+import dev.sopline.engine.api.serde.JsonSerde;
 import dev.sopline.engine.state.Instance;
 import dev.sopline.engine.state.ProcessVersionStore;
-import dev.sopline.engine.state.ProcessVersions;
+import dev.sopline.engine.api.view.ProcessVersions;
 import dev.sopline.engine.state.StepRun;
 import dev.sopline.engine.state.Timer;
 import dev.sopline.schemas.command.FireTimer;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sopline.engine.decision.CallbackIds;
 import dev.sopline.engine.decision.InstanceBudget;
-import dev.sopline.engine.query.WorkspaceCounts;
+import dev.sopline.engine.api.query.WorkspaceCounts;
 import dev.sopline.schemas.command.ExpireInstance;
 import dev.sopline.schemas.definition.StepType;
 import java.time.Duration;

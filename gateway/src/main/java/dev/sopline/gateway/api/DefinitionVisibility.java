@@ -1,7 +1,7 @@
 package dev.sopline.gateway.api;
 
 import dev.sopline.gateway.engine.EngineAccess;
-import dev.sopline.engine.state.ProcessVersions;
+import dev.sopline.engine.api.view.ProcessVersions;
 import java.time.Duration;
 import java.util.function.BooleanSupplier;
 import org.springframework.stereotype.Component;

@@ -1,6 +1,6 @@
 package dev.sopline.gateway.api;
 
-import dev.sopline.engine.query.WorkspaceCounts;
+import dev.sopline.engine.api.query.WorkspaceCounts;
 import dev.sopline.gateway.api.doc.ApiTags;
 import dev.sopline.gateway.api.doc.ProcessSchemas;
 import io.swagger.v3.oas.annotations.Operation;
@@ -9,8 +9,8 @@ import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
-import dev.sopline.engine.state.DurationBins;
-import dev.sopline.engine.state.WindowBucket;
+import dev.sopline.engine.api.view.DurationBins;
+import dev.sopline.engine.api.view.WindowBucket;
 import dev.sopline.gateway.engine.EngineAccess;
 import dev.sopline.gateway.web.ApiException;
 import dev.sopline.gateway.web.HttpErrorCodes;

@@ -1,7 +1,7 @@
 package dev.sopline.gateway.api;
 
-import dev.sopline.engine.query.Answer;
-import dev.sopline.engine.query.Page;
+import dev.sopline.engine.api.query.Answer;
+import dev.sopline.engine.api.query.Page;
 import dev.sopline.gateway.api.doc.ApiTags;
 import dev.sopline.gateway.api.doc.InstanceSchemas;
 import io.swagger.v3.oas.annotations.Operation;
@@ -11,7 +11,7 @@ import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
-import dev.sopline.engine.query.PendingFilter;
+import dev.sopline.engine.api.query.PendingFilter;
 import dev.sopline.gateway.engine.EngineAccess;
 import dev.sopline.gateway.web.ApiException;
 import dev.sopline.schemas.definition.StepType;

@@ -1,6 +1,6 @@
 package dev.sopline.gateway.api;
 
-import dev.sopline.engine.state.ProcessVersions;
+import dev.sopline.engine.api.view.ProcessVersions;
 import dev.sopline.gateway.api.doc.ApiTags;
 import dev.sopline.gateway.api.doc.ProcessSchemas;
 import io.swagger.v3.oas.annotations.Operation;

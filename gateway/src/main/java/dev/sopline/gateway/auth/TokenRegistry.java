@@ -1,6 +1,6 @@
 package dev.sopline.gateway.auth;
 
-import dev.sopline.engine.topology.EngineTopics;
+import dev.sopline.engine.api.topic.EngineTopics;
 import dev.sopline.gateway.config.SopProperties;
 import dev.sopline.gateway.store.CompactedTopicRegistry;
 import java.time.Instant;

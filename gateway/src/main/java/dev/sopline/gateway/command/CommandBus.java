@@ -1,7 +1,7 @@
 package dev.sopline.gateway.command;
 
-import dev.sopline.engine.topology.EngineTopics;
-import dev.sopline.engine.topology.JsonSerde;
+import dev.sopline.engine.api.topic.EngineTopics;
+import dev.sopline.engine.api.serde.JsonSerde;
 import dev.sopline.gateway.config.SopProperties;
 import dev.sopline.gateway.store.TopicTail;
 import dev.sopline.schemas.command.Command;

@@ -41,8 +41,8 @@ public record SopProperties(Kafka kafka, Engine engine, Path dataDir, String boo
 
         /** Every configured replica's query URL, the list first; empty to run an engine in the gateway's JVM. */
         public java.util.List<String> replicaUrls() {
-            java.util.LinkedHashSet<String> urls = new java.util.LinkedHashSet<>(dev.sopline.engine.query.ReplicaSetEngineReader.parse(queryUrls));
-            urls.addAll(dev.sopline.engine.query.ReplicaSetEngineReader.parse(queryUrl));
+            java.util.LinkedHashSet<String> urls = new java.util.LinkedHashSet<>(dev.sopline.engine.api.query.ReplicaSetEngineReader.parse(queryUrls));
+            urls.addAll(dev.sopline.engine.api.query.ReplicaSetEngineReader.parse(queryUrl));
             return java.util.List.copyOf(urls);
         }
     }

@@ -1,9 +1,9 @@
 package dev.sopline.gateway.engine;
 
-import dev.sopline.engine.query.EngineReader;
-import dev.sopline.engine.query.ReplicaSetEngineReader;
-import dev.sopline.engine.runtime.Engine;
-import dev.sopline.engine.runtime.EngineSettings;
+import dev.sopline.engine.api.EmbeddedEngine;
+import dev.sopline.engine.api.EmbeddedEngines;
+import dev.sopline.engine.api.query.EngineReader;
+import dev.sopline.engine.api.query.ReplicaSetEngineReader;
 import dev.sopline.gateway.config.SopProperties;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.List;
@@ -15,15 +15,15 @@ import org.springframework.stereotype.Component;
  * Where the gateway reads engine state from. By default an engine replica runs in the gateway's JVM and queries
  * are answered from its stores (and routed to the other replicas, if any). With {@code SOP_ENGINE_QUERY_URLS} (or
  * {@code SOP_ENGINE_QUERY_URL}) set the gateway runs no engine and reads through the engine replicas' query
- * endpoints, any of which can answer. Started before the web server accepts requests and stopped after it drains
- * them.
+ * endpoints, any of which can answer; the engine's jar need not then be on the class path. Started before the web
+ * server accepts requests and stopped after it drains them.
  */
 @Component
 public class EngineAccess implements SmartLifecycle {
 
     private final SopProperties properties;
     private final MeterRegistry meters;
-    private volatile Engine engine;
+    private volatile EmbeddedEngine engine;
     private volatile ReplicaSetEngineReader remote;
 
     /**
@@ -42,15 +42,12 @@ public class EngineAccess implements SmartLifecycle {
             remote = new ReplicaSetEngineReader(replicaUrls);
             return;
         }
-        EngineSettings settings = EngineSettings.fromEnvironment(System.getenv())
-                .withBootstrapServers(properties.kafka().bootstrapServers())
-                .withStateDir(properties.dataDir().resolve("engine"));
-        engine = Engine.start(settings, meters);
+        engine = EmbeddedEngines.start(System.getenv(), properties.kafka().bootstrapServers(), properties.dataDir().resolve("engine"), meters);
     }
 
     @Override
     public void stop() {
-        Engine running = engine;
+        EmbeddedEngine running = engine;
         if (running != null) {
             running.close();
             engine = null;
@@ -78,7 +75,7 @@ public class EngineAccess implements SmartLifecycle {
      * its stores (never a read from a store that is still being restored, which could answer "absent" wrongly).
      */
     public boolean isReady() {
-        Engine running = engine;
+        EmbeddedEngine running = engine;
         if (running != null && !running.isHealthy()) {
             // Stream threads keep dying or the result relay is down: reads may answer, but nothing moves.
             return false;
@@ -96,8 +93,8 @@ public class EngineAccess implements SmartLifecycle {
         if (replicas != null) {
             return replicas;
         }
-        Engine running = engine;
-        if (running == null || !running.queries().serving().canServe()) {
+        EmbeddedEngine running = engine;
+        if (running == null || !running.canServe()) {
             throw new InvalidStateStoreException("The engine is not running or its stores are not restored yet");
         }
         return running.reader();

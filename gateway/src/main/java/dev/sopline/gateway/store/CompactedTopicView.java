@@ -1,6 +1,6 @@
 package dev.sopline.gateway.store;
 
-import dev.sopline.engine.topology.JsonSerde;
+import dev.sopline.engine.api.serde.JsonSerde;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.List;

@@ -1,9 +1,9 @@
 package dev.sopline.gateway.workspace;
 
-import dev.sopline.engine.query.EngineReader;
-import dev.sopline.engine.query.InstanceFilter;
-import dev.sopline.engine.query.Page;
-import dev.sopline.engine.state.ProcessVersions;
+import dev.sopline.engine.api.query.EngineReader;
+import dev.sopline.engine.api.query.InstanceFilter;
+import dev.sopline.engine.api.query.Page;
+import dev.sopline.engine.api.view.ProcessVersions;
 import dev.sopline.gateway.api.DefinitionVisibility;
 import dev.sopline.gateway.auth.TokenRegistry;
 import dev.sopline.gateway.command.CommandBus;

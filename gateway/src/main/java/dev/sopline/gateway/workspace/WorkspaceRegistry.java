@@ -1,6 +1,6 @@
 package dev.sopline.gateway.workspace;
 
-import dev.sopline.engine.runtime.EngineSettings;
+import dev.sopline.engine.api.topic.EngineTopics;
 import dev.sopline.gateway.auth.BootstrapToken;
 import dev.sopline.gateway.config.SopProperties;
 import dev.sopline.gateway.store.CompactedTopicRegistry;
@@ -47,7 +47,7 @@ public class WorkspaceRegistry extends CompactedTopicRegistry<WorkspaceRecord> {
 
     @Override
     public void start() {
-        ensureTopic(properties.kafka().bootstrapServers(), EngineSettings.fromEnvironment(System.getenv()).replication());
+        ensureTopic(properties.kafka().bootstrapServers(), EngineTopics.replication(System.getenv()));
         super.start();
         if (view.get(BootstrapToken.WORKSPACE).isEmpty()) {
             // The bootstrap token's workspace exists from the first start; recorded so it lists with a creation time.

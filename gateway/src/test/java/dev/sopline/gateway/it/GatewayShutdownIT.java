@@ -2,7 +2,7 @@ package dev.sopline.gateway.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.sopline.engine.topology.EngineTopics;
+import dev.sopline.engine.api.topic.EngineTopics;
 import dev.sopline.gateway.GatewayApplication;
 import dev.sopline.testing.SharedKafka;
 import java.net.URI;

@@ -1,6 +1,6 @@
-package dev.sopline.engine.query;
+package dev.sopline.engine.api.query;
 
-import dev.sopline.engine.state.ProcessVersions;
+import dev.sopline.engine.api.view.ProcessVersions;
 import dev.sopline.schemas.instance.CallbackOwner;
 import dev.sopline.schemas.instance.InstanceView;
 import dev.sopline.schemas.instance.PendingStep;
@@ -8,7 +8,7 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
-import dev.sopline.engine.state.WindowBucket;
+import dev.sopline.engine.api.view.WindowBucket;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;

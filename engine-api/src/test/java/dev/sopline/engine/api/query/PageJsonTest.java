@@ -1,4 +1,4 @@
-package dev.sopline.engine.query;
+package dev.sopline.engine.api.query;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package dev.sopline.engine.query;
+package dev.sopline.engine.api.query;
 
 import dev.sopline.schemas.definition.StepType;
 import dev.sopline.schemas.instance.Assignee;
@@ -14,12 +14,12 @@ import java.util.Map;
 import java.util.stream.Collectors;
 
 /** How the query endpoints between replicas spell their parameters, in both directions. */
-final class QueryParameters {
+public final class QueryParameters {
 
     private QueryParameters() {}
 
     /** The parameters of a window query: the workspace and both bounds in epoch milliseconds. */
-    static Map<String, Object> window(String workspace, java.time.Instant from, java.time.Instant to) {
+    public static Map<String, Object> window(String workspace, java.time.Instant from, java.time.Instant to) {
         return Map.of("workspace", workspace, "from", from.toEpochMilli(), "to", to.toEpochMilli());
     }
 
@@ -27,7 +27,7 @@ final class QueryParameters {
      * A read scoped to some partitions of the command topic, and whether a standby copy may answer for them:
      * {@code partitions=0,3,5} and {@code stale=true}.
      */
-    static Map<String, Object> scoped(Map<String, Object> read, Collection<Integer> partitions, boolean stale) {
+    public static Map<String, Object> scoped(Map<String, Object> read, Collection<Integer> partitions, boolean stale) {
         Map<String, Object> parameters = new LinkedHashMap<>(read);
         parameters.put("partitions", partitions.stream().map(String::valueOf).collect(Collectors.joining(",")));
         parameters.put("stale", stale);
@@ -35,7 +35,7 @@ final class QueryParameters {
     }
 
     /** The partitions a scoped read names, or null when it names none (the replica's own active partitions). */
-    static List<Integer> partitions(Map<String, String> parameters) {
+    public static List<Integer> partitions(Map<String, String> parameters) {
         String partitions = parameters.get("partitions");
         if (partitions == null) {
             return null;
@@ -43,14 +43,14 @@ final class QueryParameters {
         return partitions.isEmpty() ? List.of() : Arrays.stream(partitions.split(",")).map(Integer::valueOf).toList();
     }
 
-    static String encode(Map<String, Object> parameters) {
+    public static String encode(Map<String, Object> parameters) {
         return parameters.entrySet().stream()
                 .filter(entry -> entry.getValue() != null)
                 .map(entry -> entry.getKey() + "=" + URLEncoder.encode(String.valueOf(entry.getValue()), StandardCharsets.UTF_8))
                 .collect(Collectors.joining("&"));
     }
 
-    static Map<String, String> decode(String query) {
+    public static Map<String, String> decode(String query) {
         Map<String, String> parameters = new LinkedHashMap<>();
         if (query == null || query.isEmpty()) {
             return parameters;
@@ -66,7 +66,7 @@ final class QueryParameters {
     }
 
     /** A page request's parameters: the filter's, plus workspace, cursor and limit. */
-    static Map<String, Object> page(Map<String, Object> filter, String workspace, String cursor, int limit) {
+    public static Map<String, Object> page(Map<String, Object> filter, String workspace, String cursor, int limit) {
         Map<String, Object> parameters = new LinkedHashMap<>(filter);
         parameters.put("workspace", workspace);
         parameters.put("cursor", cursor);
@@ -74,14 +74,14 @@ final class QueryParameters {
         return parameters;
     }
 
-    static Map<String, Object> of(InstanceFilter filter) {
+    public static Map<String, Object> of(InstanceFilter filter) {
         Map<String, Object> parameters = new LinkedHashMap<>();
         parameters.put("process", filter.process());
         parameters.put("state", filter.state() == null ? null : filter.state().wireName());
         return parameters;
     }
 
-    static Map<String, Object> of(PendingFilter filter) {
+    public static Map<String, Object> of(PendingFilter filter) {
         Map<String, Object> parameters = new LinkedHashMap<>();
         parameters.put("type", filter.type() == null ? null : filter.type().wireName());
         parameters.put("process", filter.process());
@@ -90,12 +90,12 @@ final class QueryParameters {
         return parameters;
     }
 
-    static InstanceFilter instanceFilter(Map<String, String> parameters) {
+    public static InstanceFilter instanceFilter(Map<String, String> parameters) {
         return new InstanceFilter(parameters.get("process"),
                 parameters.get("state") == null ? null : InstanceState.fromWireName(parameters.get("state")).orElseThrow());
     }
 
-    static PendingFilter pendingFilter(Map<String, String> parameters) {
+    public static PendingFilter pendingFilter(Map<String, String> parameters) {
         String assignee = parameters.get("assignee");
         return new PendingFilter(
                 parameters.get("type") == null ? null : StepType.fromWireName(parameters.get("type")).orElseThrow(),

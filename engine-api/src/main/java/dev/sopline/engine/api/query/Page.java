@@ -1,4 +1,4 @@
-package dev.sopline.engine.query;
+package dev.sopline.engine.api.query;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import java.util.ArrayList;

@@ -1,4 +1,4 @@
-package dev.sopline.engine.query;
+package dev.sopline.engine.api.query;
 
 import dev.sopline.schemas.definition.StepType;
 import dev.sopline.schemas.instance.Assignee;

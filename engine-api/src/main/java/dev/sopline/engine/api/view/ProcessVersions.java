@@ -1,4 +1,4 @@
-package dev.sopline.engine.state;
+package dev.sopline.engine.api.view;
 
 import dev.sopline.schemas.definition.ProcessDefinition;
 import java.time.Instant;
@@ -10,7 +10,7 @@ import java.util.Optional;
 /**
  * Published versions of one process in one workspace.
  *
- * <p>Stored records come in two formats ({@link ProcessVersionStore} reads both): format 1, written before each
+ * <p>Stored records come in two formats (the engine's {@code ProcessVersionStore} reads both): format 1, written before each
  * version had its own key, holds every version under {@code <workspace>/<name>}; format 2 holds exactly one version
  * under {@code <workspace>/<name>/<version>}, so no number of versions makes a record too large. Queries see the
  * versions of a process merged into one value.

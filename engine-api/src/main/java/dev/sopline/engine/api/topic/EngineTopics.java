@@ -1,4 +1,4 @@
-package dev.sopline.engine.topology;
+package dev.sopline.engine.api.topic;
 
 import dev.sopline.schemas.definition.StepType;
 import dev.sopline.schemas.topic.Topics;
@@ -39,6 +39,11 @@ public final class EngineTopics {
     public static final String WEBHOOKS = "sop.webhooks";
 
     private EngineTopics() {}
+
+    /** The replication factor of the topics the platform creates ({@code SOP_KAFKA_REPLICATION_FACTOR}, default 1). */
+    public static short replication(Map<String, String> environment) {
+        return Short.parseShort(environment.getOrDefault("SOP_KAFKA_REPLICATION_FACTOR", "1"));
+    }
 
     public static List<NewTopic> all(int partitions, short replication) {
         List<NewTopic> topics = new ArrayList<>();

@@ -1,6 +1,5 @@
-package dev.sopline.engine.query;
+package dev.sopline.engine.api.query;
 
-import dev.sopline.engine.state.ProcessCounters;
 import dev.sopline.schemas.definition.StepType;
 import dev.sopline.schemas.instance.InstanceState;
 import java.util.LinkedHashMap;
@@ -16,8 +15,8 @@ import java.util.Map;
  */
 public record WorkspaceCounts(Map<String, Long> instances, Map<String, Long> stepsPending, long escalations) {
 
-    /** The counters of several processes added up, every state and step type present (zero when none). */
-    public static WorkspaceCounts of(List<ProcessCounters> processes) {
+    /** No instance and no pending step: every state and step type present, at zero. */
+    public static WorkspaceCounts zero() {
         Map<String, Long> instances = new LinkedHashMap<>();
         for (InstanceState state : List.of(InstanceState.RUNNING, InstanceState.WAITING, InstanceState.COMPLETED, InstanceState.FAILED,
                 InstanceState.CANCELLED)) {
@@ -27,13 +26,7 @@ public record WorkspaceCounts(Map<String, Long> instances, Map<String, Long> ste
         for (StepType type : StepType.values()) {
             pending.put(type.wireName(), 0L);
         }
-        long escalations = 0;
-        for (ProcessCounters counters : processes) {
-            counters.instances().forEach((state, count) -> instances.merge(state, count, Long::sum));
-            counters.stepsPending().forEach((type, count) -> pending.merge(type, count, Long::sum));
-            escalations += counters.escalations();
-        }
-        return new WorkspaceCounts(instances, pending, escalations);
+        return new WorkspaceCounts(instances, pending, 0);
     }
 
     public WorkspaceCounts plus(WorkspaceCounts other) {

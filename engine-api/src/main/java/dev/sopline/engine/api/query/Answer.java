@@ -1,4 +1,4 @@
-package dev.sopline.engine.query;
+package dev.sopline.engine.api.query;
 
 /**
  * A read and where it came from: {@code stale} when the owner of the data could not be reached and a standby copy

@@ -1,4 +1,4 @@
-package dev.sopline.engine.state;
+package dev.sopline.engine.api.view;
 
 import java.util.HashMap;
 import java.util.Map;

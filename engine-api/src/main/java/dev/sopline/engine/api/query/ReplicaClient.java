@@ -1,4 +1,4 @@
-package dev.sopline.engine.query;
+package dev.sopline.engine.api.query;
 
 import dev.sopline.schemas.json.Json;
 import java.io.IOException;
@@ -13,7 +13,7 @@ import org.apache.kafka.streams.errors.InvalidStateStoreException;
 import tools.jackson.core.type.TypeReference;
 
 /** GETs against another replica's query endpoints. A replica that cannot answer makes the query unavailable (503). */
-final class ReplicaClient {
+public final class ReplicaClient {
 
     /** A replica that is gone refuses at once on most networks; one that is unreachable must not hold a read past the 2 s a failover may take. */
     private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(1);
@@ -21,12 +21,12 @@ final class ReplicaClient {
 
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(CONNECT_TIMEOUT).build();
 
-    <T> Optional<T> get(String baseUrl, String path, Map<String, Object> parameters, TypeReference<T> type) {
+    public <T> Optional<T> get(String baseUrl, String path, Map<String, Object> parameters, TypeReference<T> type) {
         return answer(baseUrl, path, parameters, type).map(Answer::value);
     }
 
     /** The answer and whether the replica marked it stale ({@link Answer#STALE_HEADER}); empty on 404. */
-    <T> Optional<Answer<T>> answer(String baseUrl, String path, Map<String, Object> parameters, TypeReference<T> type) {
+    public <T> Optional<Answer<T>> answer(String baseUrl, String path, Map<String, Object> parameters, TypeReference<T> type) {
         URI uri = URI.create(baseUrl + path + "?" + QueryParameters.encode(parameters));
         try {
             HttpResponse<byte[]> response = http.send(HttpRequest.newBuilder(uri).timeout(TIMEOUT).GET().build(),

@@ -1,10 +1,10 @@
-package dev.sopline.engine.query;
+package dev.sopline.engine.api.query;
 
-import dev.sopline.engine.state.ProcessVersions;
+import dev.sopline.engine.api.view.ProcessVersions;
 import dev.sopline.schemas.instance.CallbackOwner;
 import dev.sopline.schemas.instance.InstanceView;
 import dev.sopline.schemas.instance.PendingStep;
-import dev.sopline.engine.state.WindowBucket;
+import dev.sopline.engine.api.view.WindowBucket;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -13,6 +13,9 @@ import tools.jackson.core.type.TypeReference;
 
 /** Reads through an engine replica's routed query endpoints, for a gateway that runs without an engine of its own. */
 public final class RemoteEngineReader implements EngineReader {
+
+    /** The query endpoint that names every replica's query endpoint. */
+    public static final String REPLICAS = "/query/replicas";
 
     private final String baseUrl;
     private final ReplicaClient client = new ReplicaClient();
@@ -37,7 +40,7 @@ public final class RemoteEngineReader implements EngineReader {
 
     /** The query endpoints ({@code host:port}) of every replica the group's metadata names, as this replica knows them. */
     public List<String> replicaEndpoints() {
-        return client.get(baseUrl, QueryServer.REPLICAS, Map.of(), new TypeReference<List<String>>() {}).orElseThrow();
+        return client.get(baseUrl, REPLICAS, Map.of(), new TypeReference<List<String>>() {}).orElseThrow();
     }
 
     @Override

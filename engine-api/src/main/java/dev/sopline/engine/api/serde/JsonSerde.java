@@ -1,4 +1,4 @@
-package dev.sopline.engine.topology;
+package dev.sopline.engine.api.serde;
 
 import dev.sopline.schemas.json.Json;
 import org.apache.kafka.common.errors.SerializationException;

@@ -1,7 +1,7 @@
-package dev.sopline.engine.query;
+package dev.sopline.engine.api.query;
 
-import dev.sopline.engine.state.ProcessVersions;
-import dev.sopline.engine.state.WindowBucket;
+import dev.sopline.engine.api.view.ProcessVersions;
+import dev.sopline.engine.api.view.WindowBucket;
 import dev.sopline.schemas.instance.CallbackOwner;
 import dev.sopline.schemas.instance.InstanceView;
 import dev.sopline.schemas.instance.PendingStep;
@@ -10,10 +10,11 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * The reads the gateway needs from the engine's state. Implemented over one replica's own stores
- * ({@link EngineQueries}), over every replica by routing each query to the owners ({@link RoutingEngineReader}), and
- * over HTTP to an engine replica that routes ({@link RemoteEngineReader}), and over HTTP to whichever of several
- * replicas can answer ({@link ReplicaSetEngineReader}).
+ * The reads the gateway needs from the engine's state. Implemented in the engine over one replica's own stores
+ * ({@code EngineQueries}) and over every replica by routing each query to the owners ({@code RoutingEngineReader});
+ * here over HTTP to an engine replica that routes ({@link RemoteEngineReader}), and over HTTP to whichever of several
+ * replicas can answer ({@link ReplicaSetEngineReader}). A read that cannot be answered now throws
+ * {@link org.apache.kafka.streams.errors.InvalidStateStoreException}.
  */
 public interface EngineReader {
 
