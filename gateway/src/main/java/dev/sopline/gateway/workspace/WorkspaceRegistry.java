@@ -1,5 +1,6 @@
 package dev.sopline.gateway.workspace;
 
+import dev.sopline.schemas.kafka.KafkaClientSecurity;
 import dev.sopline.engine.runtime.EngineSettings;
 import dev.sopline.gateway.auth.BootstrapToken;
 import dev.sopline.gateway.config.SopProperties;
@@ -91,7 +92,7 @@ public class WorkspaceRegistry extends CompactedTopicRegistry<WorkspaceRecord> {
     }
 
     private static void ensureTopic(String bootstrapServers, short replication) {
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers))) {
+        try (Admin admin = Admin.create(KafkaClientSecurity.secured(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers)))) {
             Set<String> existing = admin.listTopics().names().get(30, TimeUnit.SECONDS);
             if (existing.contains(TOPIC)) {
                 return;
