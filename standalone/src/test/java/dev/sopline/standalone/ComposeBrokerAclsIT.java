@@ -58,7 +58,8 @@ import org.yaml.snakeyaml.constructor.SafeConstructor;
  * with the {@code kafka} service's settings from {@code docker-compose.yml} as the {@code apache/kafka} image reads
  * them, its users from {@code docker/kafka/kafka_server_jaas.conf}, and the grants of {@code docker/kafka/acls.sh}.
  * Only the addresses differ. The example worker's user, signing in with {@code docker/kafka/examples.properties},
- * reads its team's topic and writes results, and is refused another team's topic.
+ * reads its team's topic and writes results, and is refused another team's topic; the platform, given the compose
+ * engine's {@code SOP_KAFKA_*} variables, serves with every one of its Kafka clients signed in.
  */
 class ComposeBrokerAclsIT {
 
@@ -115,6 +116,34 @@ class ComposeBrokerAclsIT {
             try (var files = Files.walk(logDir)) {
                 files.sorted(java.util.Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
             }
+        }
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void shouldServeWhenThePlatformSignsInWithTheComposeEnginesVariables() throws Exception {
+        Map<String, Object> engine = (Map<String, Object>) composeServices().get("engine-1");
+        Map<String, String> env = new HashMap<>();
+        ((Map<String, Object>) engine.get("environment")).forEach((name, value) -> {
+            if (name.startsWith("SOP_KAFKA_")) {
+                env.put(name, value.toString());
+            }
+        });
+        assertThat(env).containsKeys("SOP_KAFKA_SECURITY_PROTOCOL", "SOP_KAFKA_SASL_MECHANISM", "SOP_KAFKA_SASL_JAAS_CONFIG");
+        int httpPort = StandaloneProcess.freePort();
+        env.put("KAFKA_BOOTSTRAP_SERVERS", bootstrap);
+        env.put("SOP_HTTP_PORT", String.valueOf(httpPort));
+        env.put("SOP_JUDGMENT_WORKER", "false");
+        env.put("SOP_BOOTSTRAP_TOKEN", "compose-broker-acls-it");
+        Path dataDir = Files.createTempDirectory("compose-platform");
+
+        try (StandaloneProcess platform = new StandaloneProcess(dataDir, env)) {
+            platform.start();
+
+            // Healthy means the engine's streams run and the gateway's readers and writers are caught up: every client
+            // of both signed in, since the broker has no other way in.
+            platform.awaitHealthy("http://localhost:" + httpPort, Duration.ofSeconds(120));
+            assertThat(platform.output()).doesNotContain("platform-secret");
         }
     }
 
@@ -182,11 +211,16 @@ class ComposeBrokerAclsIT {
 
     /** The kafka service's KAFKA_* variables as the image turns them into server.properties ("_" becomes "."). */
     @SuppressWarnings("unchecked")
-    private static Properties composeBrokerProperties() throws IOException {
+    private static Map<String, Object> composeServices() throws IOException {
         LoaderOptions options = new LoaderOptions();
         options.setMergeOnCompose(true);
         Map<String, Object> file = new Yaml(new SafeConstructor(options)).load(Files.readString(ROOT.resolve("docker-compose.yml")));
-        Map<String, Object> kafka = (Map<String, Object>) ((Map<String, Object>) file.get("services")).get("kafka");
+        return (Map<String, Object>) file.get("services");
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Properties composeBrokerProperties() throws IOException {
+        Map<String, Object> kafka = (Map<String, Object>) composeServices().get("kafka");
         Properties props = new Properties();
         ((Map<String, Object>) kafka.get("environment")).forEach((name, value) -> {
             if (name.startsWith("KAFKA_") && !name.equals("KAFKA_OPTS")) {
