@@ -1,5 +1,6 @@
 package dev.sopline.worker;
 
+import dev.sopline.schemas.kafka.KafkaClientSecurity;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -36,9 +37,9 @@ final class KafkaPreflight {
     /** Waits until the broker answers, or {@code running} turns false; true once it answered. */
     boolean awaitBroker(List<String> topics, BooleanSupplier running) {
         long lastReported = 0;
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
+        try (Admin admin = Admin.create(KafkaClientSecurity.secured(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
                 AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) ATTEMPT_TIMEOUT.toMillis(),
-                AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) ATTEMPT_TIMEOUT.toMillis()))) {
+                AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) ATTEMPT_TIMEOUT.toMillis())))) {
             while (running.getAsBoolean()) {
                 try {
                     Set<String> existing = admin.listTopics().names().get(ATTEMPT_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);

@@ -127,6 +127,7 @@ public final class Benchmark {
             Duration ready = platform.awaitHealthy(Duration.ofSeconds(120));
             report.put("platform_ready_ms", ready.toMillis());
             register(platform, EngineRun.PROCESS);
+            register(platform, EngineRun.OTHER_PROCESS);
             register(platform, EngineRun.PARALLEL_PROCESS);
             register(platform, GatewayRun.PROCESS);
 
@@ -270,6 +271,7 @@ public final class Benchmark {
         double seconds = (run.lastCompletion(batch) - firstStart) / 1e9;
         long completed = run.completedCount(batch);
         engine.put("completed", completed);
+        engine.put("completed_by_process", run.completedByProcess(batch));
         engine.put("instances_per_s", round(completed / seconds));
         // Where the cores went: the platform's share and the load generator's, per instance completed.
         engine.put("platform_cpu_ms_per_instance", round(platform.cpuTime().minus(platformCpuBefore).toNanos() / 1e6 / completed));
@@ -308,8 +310,14 @@ public final class Benchmark {
         return parallel;
     }
 
+    /** {@code count} instances of the three-step process, of each team in turn. */
     private static List<String> startMany(EngineRun run, int count) {
-        return startMany(run, EngineRun.PROCESS_NAME, count);
+        List<String> ids = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            ids.add(run.startAlternating(i));
+        }
+        run.flush();
+        return ids;
     }
 
     private static List<String> startMany(EngineRun run, String process, int count) {

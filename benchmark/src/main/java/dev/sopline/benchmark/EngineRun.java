@@ -30,13 +30,20 @@ import org.apache.kafka.common.serialization.StringSerializer;
 
 /**
  * The engine under load: instances of a three-step automated process, started on the command topic and resolved by
- * SDK workers in this JVM; completion seen on {@code sop.events} as a subscriber sees it.
+ * SDK workers in this JVM; completion seen on {@code sop.events} as a subscriber sees it. The instances alternate
+ * between two teams' copies of that process ({@code bench.*} and {@code bench-b.*} runs), so their steps go to two
+ * topics read by two worker groups, as many independent teams share one engine.
  */
 final class EngineRun implements AutoCloseable {
 
     static final String PROCESS_NAME = "bench-three-steps";
-    /** The SDK workers' group; later workers of the benchmark join it to take up the step topic where it was left. */
+    /** The SDK workers' group of team {@code bench}; later workers of the benchmark join it to take up its step topic where it was left. */
     static final String WORKER_GROUP = "bench-workers";
+    static final String TEAM = "bench";
+    /** The second team: the same process under another name, its runs in namespace {@code bench-b}, read by a group of its own. */
+    static final String OTHER_TEAM = "bench-b";
+    static final String OTHER_PROCESS_NAME = "bench-three-steps-b";
+    static final String OTHER_WORKER_GROUP = "bench-b-workers";
     private static final String PROCESS_VERSION = "1.0";
     static final String PROCESS = """
             engine: "0.1"
@@ -70,6 +77,8 @@ final class EngineRun implements AutoCloseable {
                   outputs:
                     - name: out
             """;
+    static final String OTHER_PROCESS = PROCESS.replace("name: " + PROCESS_NAME, "name: " + OTHER_PROCESS_NAME)
+            .replace("run: " + TEAM + ".", "run: " + OTHER_TEAM + ".");
 
     static final String PARALLEL_PROCESS_NAME = "bench-parallel-block";
     /**
@@ -121,6 +130,8 @@ final class EngineRun implements AutoCloseable {
     private final KafkaProducer<String, byte[]> producer;
     private final JsonSerde<Command> commands = new JsonSerde<>(Command.class);
     private final Map<String, Long> startedAt = new ConcurrentHashMap<>();
+    private final Map<String, String> processOf = new ConcurrentHashMap<>();
+    private final java.util.concurrent.atomic.AtomicLong alternation = new java.util.concurrent.atomic.AtomicLong();
     private final Map<String, Long> completedAt = new ConcurrentHashMap<>();
     /** When the engine wrote each completion, before its transaction committed: what {@code GET /sop/instances/:id} shows. */
     private final Map<String, Long> decidedAt = new ConcurrentHashMap<>();
@@ -143,13 +154,20 @@ final class EngineRun implements AutoCloseable {
         events.start();
         following.await();
         workers = new java.util.ArrayList<>();
-        for (int i = 0; i < workerCount; i++) {
-            workers.add(SopWorker.builder().kafka(bootstrap).group(WORKER_GROUP).concurrency(concurrency)
-                    .handle("bench.a", step -> handled(step.instanceId(), 0))
-                    .handle("bench.b", step -> handled(step.instanceId(), 1))
-                    .handle("bench.c", step -> handled(step.instanceId(), 2))
-                    .start());
+        // The workers are shared out between the teams: as many consumers and step threads in all as with one team.
+        for (int i = 0; i < Math.max(2, workerCount); i++) {
+            boolean first = i % 2 == 0;
+            workers.add(worker(first ? TEAM : OTHER_TEAM, first ? WORKER_GROUP : OTHER_WORKER_GROUP, concurrency));
         }
+    }
+
+    /** A worker of one team: it reads that team's topic alone. */
+    private SopWorker worker(String team, String group, int concurrency) {
+        return SopWorker.builder().kafka(bootstrap).group(group).concurrency(concurrency).readPreviousTopic(false)
+                .handle(team + ".a", step -> handled(step.instanceId(), 0))
+                .handle(team + ".b", step -> handled(step.instanceId(), 1))
+                .handle(team + ".c", step -> handled(step.instanceId(), 2))
+                .start();
     }
 
     private Map<String, Object> handled(String instanceId, int step) {
@@ -220,9 +238,15 @@ final class EngineRun implements AutoCloseable {
         return false;
     }
 
-    /** Starts an instance of {@code process}, one of {@link #PROCESS_NAME} and {@link #PARALLEL_PROCESS_NAME}. */
+    /** Starts an instance of the three-step process, of each team in turn. */
+    String startAlternating(int n) {
+        return start(alternation.getAndIncrement() % 2 == 0 ? PROCESS_NAME : OTHER_PROCESS_NAME, n);
+    }
+
+    /** Starts an instance of {@code process}, one of {@link #PROCESS_NAME}, {@link #OTHER_PROCESS_NAME} and {@link #PARALLEL_PROCESS_NAME}. */
     String start(String process, int n) {
         String id = UlidCreator.getMonotonicUlid().toString();
+        processOf.put(id, process);
         StartInstance start = new StartInstance(null, workspace, id, process, Map.of("n", n), null, StartInstance.API,
                 PROCESS_VERSION);
         startedAt.put(id, System.nanoTime());
@@ -254,6 +278,13 @@ final class EngineRun implements AutoCloseable {
 
     long completedCount(List<String> ids) {
         return ids.stream().filter(completedAt::containsKey).count();
+    }
+
+    /** Completed instances of {@code ids} per process, so that one sees both teams' ran. */
+    Map<String, Long> completedByProcess(List<String> ids) {
+        Map<String, Long> counts = new java.util.TreeMap<>();
+        ids.stream().filter(completedAt::containsKey).forEach(id -> counts.merge(processOf.get(id), 1L, Long::sum));
+        return counts;
     }
 
     long lastCompletion(List<String> ids) {

@@ -13,6 +13,10 @@ import java.util.concurrent.CountDownLatch;
  * <p>Kafka mode by default, on {@code KAFKA_BOOTSTRAP_SERVERS} (the standalone platform's embedded broker unless set).
  * HTTP mode when {@code SOP_GATEWAY_URL} and {@code SOP_TOKEN} are both set: it polls the gateway with that token,
  * which needs the {@code worker} role or a wider one.
+ *
+ * <p>Where Kafka is shared, the {@code SOP_KAFKA_SECURITY_*} and {@code SOP_KAFKA_SASL_*} variables give its credentials
+ * (see {@code KafkaClientSecurity}), and {@code SOP_WORKER_READ_PREVIOUS_TOPIC=false} keeps it off
+ * {@code sop.steps.automated}, which credentials for its teams' topics do not reach.
  */
 public final class ExampleWorker {
 
@@ -22,7 +26,12 @@ public final class ExampleWorker {
 
     /** Kafka mode. */
     public static SopWorker start(String bootstrapServers) {
-        return withHandlers(SopWorker.builder().kafka(bootstrapServers).group("example-workers")).start();
+        return start(bootstrapServers, true);
+    }
+
+    /** Kafka mode; {@code readPreviousTopic} false where the worker's credentials grant its teams' topics only. */
+    public static SopWorker start(String bootstrapServers, boolean readPreviousTopic) {
+        return withHandlers(SopWorker.builder().kafka(bootstrapServers).group("example-workers").readPreviousTopic(readPreviousTopic)).start();
     }
 
     /** HTTP mode: polls the gateway at {@code gatewayUrl} with a token of role {@code worker}. */
@@ -57,7 +66,7 @@ public final class ExampleWorker {
             System.out.println("Example worker in HTTP mode, polling the gateway at " + gatewayUrl + "; handling " + HANDLED);
         } else {
             String bootstrap = System.getenv().getOrDefault("KAFKA_BOOTSTRAP_SERVERS", "localhost:29092");
-            worker = start(bootstrap);
+            worker = start(bootstrap, !"false".equalsIgnoreCase(setting("SOP_WORKER_READ_PREVIOUS_TOPIC")));
             if (worker.awaitConnected(Duration.ofSeconds(10))) {
                 System.out.println("Example worker in Kafka mode, connected to " + bootstrap + "; handling " + HANDLED);
             } else {

@@ -1,6 +1,7 @@
 package dev.sopline.engine.runtime;
 
 import dev.sopline.engine.api.EmbeddedEngine;
+import dev.sopline.schemas.kafka.KafkaClientSecurity;
 import dev.sopline.engine.decision.CallbackIds;
 import dev.sopline.engine.decision.InstanceBudget;
 import dev.sopline.engine.query.EngineQueries;
@@ -61,7 +62,7 @@ public final class Engine implements EmbeddedEngine {
     }
 
     public static Engine start(EngineSettings settings, MeterRegistry registry) {
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, settings.bootstrapServers()))) {
+        try (Admin admin = Admin.create(KafkaClientSecurity.secured(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, settings.bootstrapServers())))) {
             EngineTopics.ensure(admin, settings.partitions(), settings.replication());
         }
         CallbackIds callbackIds = new CallbackIds(EngineSecret.resolve(settings));

@@ -1,6 +1,7 @@
 package dev.sopline.engine.runtime;
 
 import dev.sopline.engine.api.topic.EngineTopics;
+import dev.sopline.schemas.kafka.KafkaClientSecurity;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -94,12 +95,12 @@ public final class EngineSecret {
         // Each writer its own key: compaction keeps the latest record per key, and must never drop the first one.
         byte[] writer = new byte[16];
         random.nextBytes(writer);
-        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(Map.of(
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(KafkaClientSecurity.secured(Map.of(
                 ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
                 ProducerConfig.ACKS_CONFIG, "all",
                 ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true,
                 ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class,
-                ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class))) {
+                ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class)))) {
             producer.send(new ProducerRecord<>(EngineTopics.ENGINE_SECRET, 0, writer, secret)).get(READ_LIMIT.toSeconds(), TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -110,11 +111,11 @@ public final class EngineSecret {
     }
 
     private static Map<String, Object> consumerConfig(String bootstrapServers) {
-        return Map.of(
+        return KafkaClientSecurity.secured(Map.of(
                 ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
                 ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
                 ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
                 ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class,
-                ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
+                ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class));
     }
 }

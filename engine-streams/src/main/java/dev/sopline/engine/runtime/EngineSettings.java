@@ -1,6 +1,7 @@
 package dev.sopline.engine.runtime;
 
 import dev.sopline.engine.api.topic.EngineTopics;
+import dev.sopline.schemas.kafka.KafkaClientSecurity;
 import dev.sopline.engine.decision.InstanceBudget;
 import dev.sopline.engine.topology.AutomatedStepTopics;
 import dev.sopline.engine.topology.WorkspaceEventTopics;
@@ -198,6 +199,6 @@ public record EngineSettings(
         props.put(WorkspaceEventTopics.PER_WORKSPACE_CONFIG, String.valueOf(eventsTopicPerWorkspace));
         // Likewise for the router of automated steps: each team's topic is created when a process first needs it.
         props.put(AutomatedStepTopics.CREATE_CONFIG, "true");
-        return props;
+        return KafkaClientSecurity.ofProcess().applyTo(props);
     }
 }

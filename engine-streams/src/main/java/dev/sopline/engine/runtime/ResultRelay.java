@@ -2,6 +2,7 @@ package dev.sopline.engine.runtime;
 
 import dev.sopline.engine.api.topic.EngineTopics;
 import dev.sopline.engine.api.serde.JsonSerde;
+import dev.sopline.schemas.kafka.KafkaClientSecurity;
 import dev.sopline.schemas.command.Command;
 import dev.sopline.schemas.command.ReportStepResult;
 import dev.sopline.schemas.event.StepResult;
@@ -89,7 +90,7 @@ public final class ResultRelay implements AutoCloseable {
         props.put(StreamsConfig.consumerPrefix(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG), "earliest");
         props.put(StreamsConfig.consumerPrefix(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG), 10_000);
         props.put(StreamsConfig.consumerPrefix(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG), 2_000);
-        return props;
+        return KafkaClientSecurity.ofProcess().applyTo(props);
     }
 
     public boolean isRunning() {

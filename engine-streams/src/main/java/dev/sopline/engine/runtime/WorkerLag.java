@@ -1,5 +1,6 @@
 package dev.sopline.engine.runtime;
 
+import dev.sopline.schemas.kafka.KafkaClientSecurity;
 import dev.sopline.schemas.definition.StepType;
 import dev.sopline.schemas.topic.Topics;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -52,9 +53,9 @@ final class WorkerLag implements AutoCloseable {
     }
 
     static WorkerLag start(String bootstrapServers, MeterRegistry registry) {
-        Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
+        Admin admin = Admin.create(KafkaClientSecurity.secured(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
                 AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) ADMIN_TIMEOUT.toMillis(),
-                AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) ADMIN_TIMEOUT.toMillis()));
+                AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) ADMIN_TIMEOUT.toMillis())));
         MultiGauge gauge = MultiGauge.builder(METER)
                 .description("Step-ready records a worker group has not consumed yet").register(registry);
         ScheduledExecutorService refresher = Executors.newSingleThreadScheduledExecutor(task -> {

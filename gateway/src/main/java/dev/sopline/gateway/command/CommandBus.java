@@ -2,6 +2,7 @@ package dev.sopline.gateway.command;
 
 import dev.sopline.engine.api.topic.EngineTopics;
 import dev.sopline.engine.api.serde.JsonSerde;
+import dev.sopline.schemas.kafka.KafkaClientSecurity;
 import dev.sopline.gateway.config.SopProperties;
 import dev.sopline.gateway.store.TopicTail;
 import dev.sopline.schemas.command.Command;
@@ -130,11 +131,11 @@ public class CommandBus implements StopsConcurrently {
 
     @Override
     public void start() {
-        producer = new KafkaProducer<>(Map.of(
+        producer = new KafkaProducer<>(KafkaClientSecurity.secured(Map.of(
                 ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, properties.kafka().bootstrapServers(),
                 ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true,
                 ProducerConfig.ACKS_CONFIG, "all",
-                ProducerConfig.LINGER_MS_CONFIG, 0), new StringSerializer(), new ByteArraySerializer());
+                ProducerConfig.LINGER_MS_CONFIG, 0)), new StringSerializer(), new ByteArraySerializer());
         // Replies are read as written: the command they answer is already on the command log, so an engine transaction
         // that aborts is followed by the same command processed again and the same reply; waiting for the commit would
         // add the commit interval to every request.

@@ -1,6 +1,7 @@
 package dev.sopline.gateway.store;
 
 import dev.sopline.engine.api.serde.JsonSerde;
+import dev.sopline.schemas.kafka.KafkaClientSecurity;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
@@ -96,10 +97,10 @@ public final class CompactedTopicView<V> {
 
     /** Reads the topic from its beginning and returns once caught up with its end. */
     public void start(String bootstrapServers) {
-        producer = new KafkaProducer<>(Map.of(
+        producer = new KafkaProducer<>(KafkaClientSecurity.secured(Map.of(
                 ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
                 ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true,
-                ProducerConfig.ACKS_CONFIG, "all"), new StringSerializer(), new ByteArraySerializer());
+                ProducerConfig.ACKS_CONFIG, "all")), new StringSerializer(), new ByteArraySerializer());
         running.set(true);
         CompletableFuture<Void> caughtUp = new CompletableFuture<>();
         reader = new Thread(() -> read(bootstrapServers, caughtUp), "view-" + topic);
@@ -109,11 +110,11 @@ public final class CompactedTopicView<V> {
     }
 
     private void read(String bootstrapServers, CompletableFuture<Void> caughtUp) {
-        Map<String, Object> config = Map.of(
+        Map<String, Object> config = KafkaClientSecurity.secured(Map.of(
                 ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
                 ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
                 // Should the next offset be gone, reading the table again from its start is harmless; from its end is not.
-                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"));
         TopicPartition partition = new TopicPartition(topic, 0);
         while (running.get()) {
             try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(config, new StringDeserializer(), new ByteArrayDeserializer())) {

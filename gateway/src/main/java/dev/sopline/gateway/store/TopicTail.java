@@ -1,5 +1,6 @@
 package dev.sopline.gateway.store;
 
+import dev.sopline.schemas.kafka.KafkaClientSecurity;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -56,9 +57,9 @@ public final class TopicTail {
 
     private void follow(String bootstrapServers, String topic, Visibility visibility, Consumer<ConsumerRecord<String, byte[]>> handler,
                         CompletableFuture<Void> assigned) {
-        Map<String, Object> config = Map.of(
+        Map<String, Object> config = KafkaClientSecurity.secured(Map.of(
                 ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
-                ConsumerConfig.ISOLATION_LEVEL_CONFIG, visibility.isolationLevel);
+                ConsumerConfig.ISOLATION_LEVEL_CONFIG, visibility.isolationLevel));
         while (running.get()) {
             try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(config, new StringDeserializer(), new ByteArrayDeserializer())) {
                 List<TopicPartition> partitions = consumer.partitionsFor(topic).stream()

@@ -1,5 +1,6 @@
 package dev.sopline.gateway.webhook;
 
+import dev.sopline.schemas.kafka.KafkaClientSecurity;
 import dev.sopline.gateway.config.SopProperties;
 import dev.sopline.schemas.event.StateChangeEvents;
 import dev.sopline.schemas.topic.Topics;
@@ -146,13 +147,13 @@ public class WebhookDispatcher implements StopsConcurrently {
     }
 
     private static Map<String, Object> consumerConfig(SopProperties properties) {
-        return Map.of(
+        return KafkaClientSecurity.secured(Map.of(
                 ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, properties.kafka().bootstrapServers(),
                 ConsumerConfig.GROUP_ID_CONFIG, GROUP,
                 ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
                 ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
                 // A new group starts with the events to come: the state changes of before have no subscribers.
-                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "latest");
+                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "latest"));
     }
 
     private void pollAndHandOver(Consumer<String, byte[]> from) {

@@ -1,6 +1,7 @@
 package dev.sopline.gateway.workspace;
 
 import dev.sopline.engine.api.topic.EngineTopics;
+import dev.sopline.schemas.kafka.KafkaClientSecurity;
 import dev.sopline.gateway.auth.BootstrapToken;
 import dev.sopline.gateway.config.SopProperties;
 import dev.sopline.gateway.store.CompactedTopicRegistry;
@@ -91,7 +92,7 @@ public class WorkspaceRegistry extends CompactedTopicRegistry<WorkspaceRecord> {
     }
 
     private static void ensureTopic(String bootstrapServers, short replication) {
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers))) {
+        try (Admin admin = Admin.create(KafkaClientSecurity.secured(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers)))) {
             Set<String> existing = admin.listTopics().names().get(30, TimeUnit.SECONDS);
             if (existing.contains(TOPIC)) {
                 return;

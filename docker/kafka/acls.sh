@@ -1,0 +1,22 @@
+#!/bin/bash
+# The ACLs of the teams' workers on the compose broker, created once it is up (kafka-acls-init in docker-compose.yml;
+# adding an ACL that exists changes nothing, so a second run is harmless). The platform user is a super user and needs
+# none. A team's worker may:
+#   - read and describe its team's step topic, sop.steps.automated.<team> (literal: never a prefix or *, which would
+#     take in other teams' topics),
+#   - read its consumer group (join, commit and fetch its offsets),
+#   - write and describe sop.step-results (results and heartbeats). Since Kafka 3.0 (KIP-679), Write on a topic is
+#     enough for its idempotent producer: no IdempotentWrite on the cluster.
+# Anything else, another team's topic included, the broker refuses with an authorization error.
+set -euo pipefail
+
+allow() {
+  /opt/kafka/bin/kafka-acls.sh --bootstrap-server kafka:9092 --command-config /etc/kafka/secrets/platform.properties --add "$@"
+}
+
+# The example worker handles billing.pay, accounts.create and reports.build: the worker of three teams.
+allow --allow-principal User:examples --operation Read --operation Describe --topic sop.steps.automated.billing
+allow --allow-principal User:examples --operation Read --operation Describe --topic sop.steps.automated.accounts
+allow --allow-principal User:examples --operation Read --operation Describe --topic sop.steps.automated.reports
+allow --allow-principal User:examples --operation Read --group example-workers
+allow --allow-principal User:examples --operation Write --operation Describe --topic sop.step-results
