@@ -14,8 +14,8 @@ import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
 /**
- * A handler that never returns: the engine times its attempt out and hands out a new one, which the same worker runs,
- * while the other steps keep flowing past the hung one.
+ * A handler that hangs without heartbeats: the engine times its attempt out and hands out a new one, which the same
+ * worker runs, while the other steps keep flowing past the hung one.
  */
 class HungHandlerIT {
 
@@ -26,6 +26,7 @@ class HungHandlerIT {
         platform.register(Platform.oneStepProcess("hung-flow", "hung.work").replace("      run: hung.work\n", """
                       run: hung.work
                       timeout: 2s
+                      heartbeat_timeout: 2s
                       retry:
                         max_attempts: 2
                         initial_backoff: 1s
