@@ -93,6 +93,7 @@ final class KafkaStepWorker implements Runnable {
     private final ArrayDeque<RunningStep> waiting = new ArrayDeque<>();
     private final Set<RunningStep> active = new HashSet<>();
     private long lastCommitNanos = System.nanoTime();
+    private boolean commitFailed;
 
     KafkaStepWorker(String bootstrapServers, String group, StepTopics topics, Predicate<StepReady> accepts,
                     StepResolver resolver, int concurrency, String workerId) {
@@ -341,30 +342,33 @@ final class KafkaStepWorker implements Runnable {
 
     private void commitIfDue() {
         long sinceLast = System.nanoTime() - lastCommitNanos;
-        boolean refresh = sinceLast >= IN_FLIGHT_REFRESH.toNanos();
+        boolean refresh = sinceLast >= IN_FLIGHT_REFRESH.toNanos() && !active.isEmpty();
         if (sinceLast < COMMIT_EVERY.toNanos()) {
             return;
         }
-        Map<TopicPartition, OffsetAndMetadata> offsets = offsetsToCommit(progress.keySet(), refresh);
+        Map<TopicPartition, OffsetAndMetadata> offsets = offsetsToCommit(progress.keySet(), refresh || commitFailed);
         if (offsets.isEmpty()) {
             return;
         }
         lastCommitNanos = System.nanoTime();
+        commitFailed = false;
+        // The callback runs on the poll thread, inside a later poll.
         consumer.commitAsync(offsets, (committed, error) -> {
             if (error != null) {
-                // The next commit carries the same offsets or later ones; a partition that moved is run again by its next owner.
+                // Sent again with the next commit; a partition that moved is run again by its next owner.
+                commitFailed = true;
                 LOG.debug("Committing done steps failed: {}", error.getMessage());
             }
         });
     }
 
-    /** The offsets of the partitions whose progress changed, or, with {@code refresh}, that have steps running. */
-    private Map<TopicPartition, OffsetAndMetadata> offsetsToCommit(Collection<TopicPartition> partitions, boolean refresh) {
+    /** The offsets of the partitions whose progress changed, or, with {@code all}, of every partition with progress. */
+    private Map<TopicPartition, OffsetAndMetadata> offsetsToCommit(Collection<TopicPartition> partitions, boolean all) {
         Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
         Instant now = Instant.now();
         for (TopicPartition partition : partitions) {
             PartitionProgress partitionProgress = progress.get(partition);
-            if (partitionProgress == null || !(partitionProgress.changed() || refresh && partitionProgress.running() > 0)) {
+            if (partitionProgress == null || !(partitionProgress.changed() || all)) {
                 continue;
             }
             partitionProgress.committable().ifPresent(offset ->
