@@ -43,9 +43,9 @@ final class HandlerPool {
         } catch (RejectedExecutionException full) {
             if (!reportedFull && abandonedAlive.get() > 0) {
                 reportedFull = true;
-                LOG.error("Worker {} cannot start more steps: {} handlers were given up on past their deadline and ignore their "
-                        + "interrupt, holding {} of its {} threads. Steps wait until one returns; fix the handlers that hang",
-                        workerId, abandonedAlive.get(), abandonedAlive.get(), executor.getMaximumPoolSize());
+                LOG.error("Worker {} cannot start more steps: {} of its {} handler threads are held by handlers it gave up on, "
+                        + "which ignore their interrupt. Steps wait until one returns; fix the handlers that hang",
+                        workerId, abandonedAlive.get(), executor.getMaximumPoolSize());
             }
             return null;
         }

@@ -62,10 +62,6 @@ final class RunningStep {
         this.handler = handler;
     }
 
-    boolean isRunning() {
-        return handler != null;
-    }
-
     /** The engine has moved its deadline: this worker waits as long, or longer. */
     void heartbeat(Instant now) {
         Instant deadline = ready.deadline();
