@@ -7,19 +7,25 @@ import dev.sopline.schemas.json.Json;
 import dev.sopline.schemas.topic.Topics;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
+import java.util.ArrayDeque;
+import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Future;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
+import java.util.function.Predicate;
 import org.apache.kafka.clients.consumer.CloseOptions;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
@@ -37,40 +43,65 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Kafka mode: a member of a consumer group on step-ready topics (for handlers, the topics of their teams,
- * {@code sop.steps.automated.<namespace>}; see {@link StepTopics}). Each poll's steps run on a bounded pool;
- * a step's offset is committed only after its result is acknowledged by the broker, so a worker that dies mid-step
- * loses nothing: the group hands the step to another member, with the same attempt number, and the engine keeps one
- * result per attempt. While a batch runs, the partitions are paused and polling goes on, so a long step does not
- * cost the worker its group membership.
+ * {@code sop.steps.automated.<namespace>}; see {@link StepTopics}), run as a pipeline. The poll thread keeps polling
+ * and starts each step as soon as one of {@code concurrency} slots is free (pausing its partitions while all are
+ * taken), so a slow step holds back no other. Per partition it commits, asynchronously, the highest offset below which
+ * every step has reported, so a step's offset is committed only after its result is acknowledged by the broker, and
+ * a worker that dies mid-step loses nothing: the group hands the step to another member, with the same attempt
+ * number, and the engine keeps one result per attempt. Polling never stops, so a long step does not cost the worker
+ * its group membership.
+ *
+ * <p>A step whose deadline has passed is given up on (see {@link RunningStep#expired}): the engine has already timed
+ * the attempt out and decided a new attempt or a failure, so its handler is interrupted, its slot freed and its offset
+ * counted as done. The commits carry, per partition, the number of steps running now ({@link InFlightMetadata}),
+ * which {@code GET /sop/workers} reads as the group's steps in flight.
  */
 final class KafkaStepWorker implements Runnable {
 
     private static final Logger LOG = LoggerFactory.getLogger(KafkaStepWorker.class);
     private static final Duration POLL = Duration.ofMillis(50);
     private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(2);
-    private static final Duration HEARTBEAT_EVERY = Duration.ofMillis(200);
+    /** Commits gather the steps done in this long: one request instead of one per step. */
+    private static final Duration COMMIT_EVERY = Duration.ofMillis(100);
+    /** While steps run, their count is committed again this often, so that readers can tell it from a dead member's. */
+    private static final Duration IN_FLIGHT_REFRESH = Duration.ofSeconds(5);
+    /** How long a partition taken away waits for its running steps before handing them to its next owner. */
+    private static final Duration REVOKE_WAIT = Duration.ofSeconds(2);
     private static final int SEND_ATTEMPTS = 5;
 
     private final StepTopics topics;
     private StepResolver resolver;
-    private final java.util.function.Predicate<StepReady> accepts;
+    private final Predicate<StepReady> accepts;
     private final String workerId;
+    private final int concurrency;
     private final KafkaConsumer<String, byte[]> consumer;
     private final KafkaProducer<String, byte[]> producer;
-    private final ExecutorService pool;
+    private final HandlerPool pool;
     private final AtomicBoolean running = new AtomicBoolean(true);
-    private final java.util.concurrent.CountDownLatch connected = new java.util.concurrent.CountDownLatch(1);
-    private final Set<String> reportedRuns = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private final CountDownLatch connected = new CountDownLatch(1);
+    private final Set<String> reportedRuns = ConcurrentHashMap.newKeySet();
     private final String bootstrapServers;
     private volatile long stopDeadlineNanos = Long.MAX_VALUE;
 
-    KafkaStepWorker(String bootstrapServers, String group, StepTopics topics, java.util.function.Predicate<StepReady> accepts,
+    /** Steps whose handler returned, for the poll thread to settle. */
+    private final BlockingQueue<RunningStep> finished = new LinkedBlockingQueue<>();
+    /** Running steps by attempt, for their heartbeats. */
+    private final Map<String, RunningStep> byAttempt = new ConcurrentHashMap<>();
+    // Owned by the poll thread (the rebalance listener runs on it too).
+    private final Map<TopicPartition, PartitionProgress> progress = new HashMap<>();
+    private final ArrayDeque<RunningStep> waiting = new ArrayDeque<>();
+    private final Set<RunningStep> active = new HashSet<>();
+    private long lastCommitNanos = System.nanoTime();
+    private boolean commitFailed;
+
+    KafkaStepWorker(String bootstrapServers, String group, StepTopics topics, Predicate<StepReady> accepts,
                     StepResolver resolver, int concurrency, String workerId) {
         this.topics = topics;
         this.bootstrapServers = bootstrapServers;
         this.accepts = accepts;
         this.resolver = resolver;
         this.workerId = workerId;
+        this.concurrency = Math.max(1, concurrency);
         Map<String, Object> consumerConfig = new HashMap<>();
         consumerConfig.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         consumerConfig.put(ConsumerConfig.GROUP_ID_CONFIG, group);
@@ -81,7 +112,8 @@ final class KafkaStepWorker implements Runnable {
         consumerConfig.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_uncommitted");
         consumerConfig.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         consumerConfig.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-        consumerConfig.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, Math.max(1, concurrency * 2));
+        // No more than the slots: steps taken and not started wait in this worker, where no other member can run them.
+        consumerConfig.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, this.concurrency);
         consumerConfig.put(ConsumerConfig.CLIENT_ID_CONFIG, workerId);
         if (topics.pattern() != null) {
             // A team's topic is created when its first process is registered: found within this by a pattern subscription.
@@ -95,11 +127,7 @@ final class KafkaStepWorker implements Runnable {
                 ProducerConfig.LINGER_MS_CONFIG, 0,
                 // Results finished while a request is out go together in the next one: batching under load, no wait when idle.
                 ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 1), new StringSerializer(), new ByteArraySerializer());
-        this.pool = Executors.newFixedThreadPool(Math.max(1, concurrency), runnable -> {
-            Thread thread = new Thread(runnable, workerId + "-step");
-            thread.setDaemon(true);
-            return thread;
-        });
+        this.pool = new HandlerPool(this.concurrency, workerId);
     }
 
     @Override
@@ -109,14 +137,12 @@ final class KafkaStepWorker implements Runnable {
                 return;
             }
             connected.countDown();
-            topics.subscribe(consumer);
+            topics.subscribe(consumer, new Rebalance());
             LOG.info("Worker {} reads steps from {}", workerId, topics);
             while (running.get()) {
-                ConsumerRecords<String, byte[]> records = consumer.poll(POLL);
-                if (!records.isEmpty()) {
-                    runBatch(records);
-                }
+                pollOnce();
             }
+            finishRunningSteps();
         } catch (KafkaException e) {
             if (running.get()) {
                 LOG.error("Worker {} stopped on a Kafka error", workerId, e);
@@ -128,6 +154,28 @@ final class KafkaStepWorker implements Runnable {
             consumer.close(CloseOptions.timeout(CLOSE_TIMEOUT));
             producer.close(Duration.ofSeconds(5));
         }
+    }
+
+    private void pollOnce() {
+        settleFinished();
+        giveUpExpired();
+        startWaiting();
+        ConsumerRecords<String, byte[]> records;
+        if (active.size() + waiting.size() >= concurrency) {
+            // Full: take no more steps, and wake as soon as a handler returns. Polling goes on for the group membership.
+            consumer.pause(consumer.assignment());
+            awaitFinished(POLL);
+            records = consumer.poll(Duration.ZERO);
+        } else {
+            if (!consumer.paused().isEmpty()) {
+                consumer.resume(consumer.paused());
+            }
+            records = consumer.poll(POLL);
+        }
+        // A partition assigned while full was not paused yet: its records wait here for a slot.
+        records.forEach(this::handOut);
+        startWaiting();
+        commitIfDue();
     }
 
     /** Runs the handlers registered per {@code run}, instead of the resolver given at construction. */
@@ -147,55 +195,220 @@ final class KafkaStepWorker implements Runnable {
         running.set(false);
     }
 
-    private void runBatch(ConsumerRecords<String, byte[]> records) {
-        Map<TopicPartition, List<Pending>> byPartition = new HashMap<>();
-        for (ConsumerRecord<String, byte[]> record : records) {
-            byPartition.computeIfAbsent(new TopicPartition(record.topic(), record.partition()), ignored -> new ArrayList<>())
-                    .add(new Pending(record.offset(), start(record)));
+    private void handOut(ConsumerRecord<String, byte[]> record) {
+        TopicPartition partition = new TopicPartition(record.topic(), record.partition());
+        PartitionProgress partitionProgress = progress.computeIfAbsent(partition, ignored -> new PartitionProgress());
+        partitionProgress.handedOut(record.offset());
+        StepReady ready = readable(record);
+        if (ready == null || !accepts.test(ready)) {
+            partitionProgress.done(record.offset(), false);
+            return;
         }
-        consumer.pause(consumer.assignment());
-        try {
-            awaitBatch(byPartition);
-        } finally {
-            commitFinished(byPartition);
-            consumer.resume(consumer.paused());
+        RunningStep step = new RunningStep(partition, record.offset(), ready);
+        if (step.expired(Instant.now())) {
+            warnGivenUp(step, "before it started");
+            partitionProgress.done(record.offset(), false);
+            return;
         }
+        waiting.add(step);
     }
 
-    private CompletableFuture<Boolean> start(ConsumerRecord<String, byte[]> record) {
+    private StepReady readable(ConsumerRecord<String, byte[]> record) {
         StepReady ready;
         try {
             ready = Json.mapper().readValue(record.value(), StepReady.class);
         } catch (RuntimeException e) {
             LOG.warn("Skipping an unreadable step-ready record at {}-{}@{}", record.topic(), record.partition(), record.offset());
-            return CompletableFuture.completedFuture(true);
+            return null;
         }
-        if (!accepts.test(ready)) {
+        if (!accepts.test(ready) && reportedRuns.add(ready.run())) {
             // Another group, registered for this run, takes it; the groups of one team (or of one topic) see its steps.
-            if (reportedRuns.add(ready.run())) {
-                LOG.warn("Worker {} has no handler for run '{}' (step {} of {}), which is in its topic {}; it leaves such steps "
-                        + "to a group that handles them. If none does, register a handler for '{}' or fix the run in the process file",
-                        workerId, ready.run(), ready.stepId(), ready.instanceId(), record.topic(), ready.run());
-            }
-            return CompletableFuture.completedFuture(true);
+            LOG.warn("Worker {} has no handler for run '{}' (step {} of {}), which is in its topic {}; it leaves such steps "
+                    + "to a group that handles them. If none does, register a handler for '{}' or fix the run in the process file",
+                    workerId, ready.run(), ready.stepId(), ready.instanceId(), record.topic(), ready.run());
         }
-        return CompletableFuture.supplyAsync(() -> execute(ready), pool);
+        return ready;
     }
 
-    private boolean execute(StepReady ready) {
-        StepResult result;
+    private void startWaiting() {
+        while (active.size() < concurrency && !waiting.isEmpty()) {
+            RunningStep step = waiting.peek();
+            byAttempt.put(step.attemptKey(), step);
+            Future<?> handler = pool.submit(() -> execute(step));
+            if (handler == null) {
+                byAttempt.remove(step.attemptKey(), step);
+                return;
+            }
+            waiting.poll();
+            step.running(handler);
+            active.add(step);
+            progress.get(step.partition()).started();
+        }
+    }
+
+    /** On a handler thread: runs the step and publishes its result, unless the worker gave up on it meanwhile. */
+    private void execute(RunningStep step) {
         try {
-            result = resolver.resolve(ready);
+            StepResult result = resolve(step.ready());
+            // Given up on (the engine has moved on) or cut short by a stop: report nothing.
+            boolean cutShort = step.isSettled() || Thread.currentThread().isInterrupted();
+            step.published(!cutShort && (result == null || publish(result)));
+        } finally {
+            finished.add(step);
+        }
+    }
+
+    private StepResult resolve(StepReady ready) {
+        try {
+            return resolver.resolve(ready);
         } catch (Exception e) {
             String message = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
-            result = new StepResult(ready.workspace(), ready.instanceId(), ready.stepId(), ready.attempt(), null,
+            return new StepResult(ready.workspace(), ready.instanceId(), ready.stepId(), ready.attempt(), null,
                     StepError.of(StepOutcome.WORKER_ERROR, message), null, workerId, Instant.now());
         }
-        if (Thread.currentThread().isInterrupted()) {
-            // Cut short by a close that did not wait for it: report nothing, the step is handed out again.
-            return false;
+    }
+
+    private void awaitFinished(Duration timeout) {
+        try {
+            RunningStep step = finished.poll(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            if (step != null) {
+                settle(step);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
-        return result == null || publish(result);
+        settleFinished();
+    }
+
+    private void settleFinished() {
+        RunningStep step;
+        while ((step = finished.poll()) != null) {
+            settle(step);
+        }
+    }
+
+    private void settle(RunningStep step) {
+        if (!step.settle()) {
+            pool.abandonedReturned(); // given up on before, its thread is free at last
+            return;
+        }
+        active.remove(step);
+        byAttempt.remove(step.attemptKey(), step);
+        PartitionProgress partitionProgress = progress.get(step.partition());
+        if (partitionProgress == null) {
+            return; // the partition went to another member meanwhile
+        }
+        if (step.published() || !running.get()) {
+            // Not published during a stop: stays outstanding, uncommitted, and is handed out again.
+            if (step.published()) {
+                partitionProgress.done(step.offset(), true);
+            }
+            return;
+        }
+        // The broker did not take the result: run the step again here, as the group would hand it out again.
+        partitionProgress.done(step.offset(), true);
+        partitionProgress.handedOut(step.offset());
+        waiting.addFirst(new RunningStep(step.partition(), step.offset(), step.ready()));
+    }
+
+    /** The watchdog: steps past their deadline no longer hold a slot, nor the partition's commits. */
+    private void giveUpExpired() {
+        if (active.isEmpty()) {
+            return;
+        }
+        Instant now = Instant.now();
+        for (RunningStep step : List.copyOf(active)) {
+            if (step.expired(now) && step.settle()) {
+                step.cancel();
+                pool.abandoned();
+                active.remove(step);
+                byAttempt.remove(step.attemptKey(), step);
+                PartitionProgress partitionProgress = progress.get(step.partition());
+                if (partitionProgress != null) {
+                    partitionProgress.done(step.offset(), true);
+                }
+                warnGivenUp(step, "after its handler ran past it");
+            }
+        }
+    }
+
+    private void warnGivenUp(RunningStep step, String when) {
+        StepReady ready = step.ready();
+        LOG.warn("Worker {} gave up on step {} of instance {}, attempt {}, run '{}', {}: its deadline {} has passed, so the engine "
+                        + "has timed the attempt out and hands out a new attempt or fails the step; a late result of this attempt is not sent",
+                workerId, ready.stepId(), ready.instanceId(), ready.attempt(), ready.run(), when, ready.deadline());
+    }
+
+    private void commitIfDue() {
+        long sinceLast = System.nanoTime() - lastCommitNanos;
+        boolean refresh = sinceLast >= IN_FLIGHT_REFRESH.toNanos() && !active.isEmpty();
+        if (sinceLast < COMMIT_EVERY.toNanos()) {
+            return;
+        }
+        Map<TopicPartition, OffsetAndMetadata> offsets = offsetsToCommit(progress.keySet(), refresh || commitFailed);
+        if (offsets.isEmpty()) {
+            return;
+        }
+        lastCommitNanos = System.nanoTime();
+        commitFailed = false;
+        // The callback runs on the poll thread, inside a later poll.
+        consumer.commitAsync(offsets, (committed, error) -> {
+            if (error != null) {
+                // Sent again with the next commit; a partition that moved is run again by its next owner.
+                commitFailed = true;
+                LOG.debug("Committing done steps failed: {}", error.getMessage());
+            }
+        });
+    }
+
+    /** The offsets of the partitions whose progress changed, or, with {@code all}, of every partition with progress. */
+    private Map<TopicPartition, OffsetAndMetadata> offsetsToCommit(Collection<TopicPartition> partitions, boolean all) {
+        Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
+        Instant now = Instant.now();
+        for (TopicPartition partition : partitions) {
+            PartitionProgress partitionProgress = progress.get(partition);
+            if (partitionProgress == null || !(partitionProgress.changed() || all)) {
+                continue;
+            }
+            partitionProgress.committable().ifPresent(offset ->
+                    offsets.put(partition, new OffsetAndMetadata(offset, InFlightMetadata.encode(partitionProgress.running(), now))));
+            partitionProgress.committed();
+        }
+        return offsets;
+    }
+
+    private void commitNow(Collection<TopicPartition> partitions) {
+        Map<TopicPartition, OffsetAndMetadata> offsets = offsetsToCommit(partitions, true);
+        if (offsets.isEmpty()) {
+            return;
+        }
+        try {
+            consumer.commitSync(offsets);
+        } catch (KafkaException e) {
+            // The partitions moved to another member meanwhile; it runs those steps again and the engine ignores duplicates.
+            LOG.warn("Committing done steps failed: {}", e.getMessage());
+        }
+    }
+
+    /** A graceful stop: running steps get until the stop's deadline; the rest are run again by the group. */
+    private void finishRunningSteps() {
+        waiting.clear();
+        try {
+            while (!active.isEmpty() && System.nanoTime() < stopDeadlineNanos) {
+                consumer.pause(consumer.assignment());
+                awaitFinished(POLL);
+                consumer.poll(Duration.ZERO);
+            }
+            // Cut short: interrupted, they report nothing and stay uncommitted.
+            active.forEach(step -> {
+                step.settle();
+                step.cancel();
+            });
+            active.clear();
+            commitNow(List.copyOf(progress.keySet()));
+        } catch (KafkaException e) {
+            LOG.warn("Worker {} could not commit its last steps: {}", workerId, e.getMessage());
+        }
     }
 
     /** The resolver of automated steps: the handler registered for the step's {@code run}, with this worker's heartbeats. */
@@ -214,9 +427,14 @@ final class KafkaStepWorker implements Runnable {
 
     /**
      * A heartbeat goes to {@code sop.step-results} like a result, so the engine decides it in order with the rest of
-     * the instance. Not awaited: a lost heartbeat is made up by the next one.
+     * the instance, and moves this worker's own deadline for the step, as the engine moves its. Not awaited: a lost
+     * heartbeat is made up by the next one.
      */
     private void sendHeartbeat(StepContext step) {
+        RunningStep running = byAttempt.get(RunningStep.key(step.instanceId(), step.stepId(), step.attempt()));
+        if (running != null) {
+            running.heartbeat(Instant.now());
+        }
         StepResult heartbeat = StepResult.heartbeat(step.workspace(), step.instanceId(), step.stepId(), step.attempt(), workerId, Instant.now());
         producer.send(new ProducerRecord<>(Topics.STEP_RESULTS, step.instanceId(), Json.mapper().writeValueAsBytes(heartbeat)), (metadata, error) -> {
             if (error != null) {
@@ -225,7 +443,7 @@ final class KafkaStepWorker implements Runnable {
         });
     }
 
-    /** True once the broker acknowledged the result; false leaves the step uncommitted, so it is handed out again. */
+    /** True once the broker acknowledged the result; false leaves the step uncommitted, so it is run again. */
     private boolean publish(StepResult result) {
         byte[] value = Json.mapper().writeValueAsBytes(result);
         long backoff = 100;
@@ -245,64 +463,6 @@ final class KafkaStepWorker implements Runnable {
         return false;
     }
 
-    private void awaitBatch(Map<TopicPartition, List<Pending>> batch) {
-        CompletableFuture<Void> all = CompletableFuture.allOf(
-                batch.values().stream().flatMap(List::stream).map(Pending::result).toArray(CompletableFuture[]::new));
-        while (!all.isDone() && System.nanoTime() < stopDeadlineNanos) {
-            try {
-                // Wake as soon as the batch is done; a paused poll in between keeps the group membership alive.
-                all.get(HEARTBEAT_EVERY.toMillis(), TimeUnit.MILLISECONDS);
-            } catch (java.util.concurrent.TimeoutException stillRunning) {
-                ConsumerRecords<String, byte[]> unexpected = consumer.poll(Duration.ZERO);
-                // Partitions assigned during the batch are not paused yet: put their records back for the next poll.
-                Map<TopicPartition, Long> firstOffsets = new HashMap<>();
-                unexpected.forEach(record -> firstOffsets.merge(new TopicPartition(record.topic(), record.partition()), record.offset(), Math::min));
-                firstOffsets.forEach(consumer::seek);
-                consumer.pause(consumer.assignment());
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
-            } catch (java.util.concurrent.ExecutionException e) {
-                return;
-            }
-        }
-    }
-
-    /**
-     * Commits, per partition, up to the first step that has not reported, and rewinds to it: that step and the ones
-     * after it are handed out again (the engine ignores the duplicates among them).
-     */
-    private void commitFinished(Map<TopicPartition, List<Pending>> batch) {
-        Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
-        batch.forEach((partition, pendings) -> {
-            if (!consumer.assignment().contains(partition)) {
-                return;
-            }
-            long next = -1;
-            for (Pending pending : pendings) {
-                if (!pending.result().isDone() || !Boolean.TRUE.equals(pending.result().getNow(false))) {
-                    if (running.get()) {
-                        consumer.seek(partition, pending.offset());
-                    }
-                    break;
-                }
-                next = pending.offset() + 1;
-            }
-            if (next >= 0) {
-                offsets.put(partition, new OffsetAndMetadata(next));
-            }
-        });
-        if (offsets.isEmpty()) {
-            return;
-        }
-        try {
-            consumer.commitSync(offsets);
-        } catch (KafkaException e) {
-            // The partitions moved to another member meanwhile; it runs those steps again and the engine ignores duplicates.
-            LOG.warn("Committing finished steps failed: {}", e.getMessage());
-        }
-    }
-
     private static void sleep(long millis) {
         try {
             Thread.sleep(millis);
@@ -311,5 +471,48 @@ final class KafkaStepWorker implements Runnable {
         }
     }
 
-    private record Pending(long offset, CompletableFuture<Boolean> result) {}
+    /**
+     * Partitions move between members on the poll thread, inside {@code poll}. One taken away first waits a little for
+     * its running steps, then commits what is done, so its next owner starts right after; steps still running then are
+     * interrupted and run again by that owner (the engine keeps one result per attempt).
+     */
+    private final class Rebalance implements ConsumerRebalanceListener {
+
+        @Override
+        public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
+            // Progress starts with the first record of each partition.
+        }
+
+        @Override
+        public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
+            Set<TopicPartition> revoked = new HashSet<>(partitions);
+            waiting.removeIf(step -> revoked.contains(step.partition()));
+            long until = Math.min(System.nanoTime() + REVOKE_WAIT.toNanos(), stopDeadlineNanos);
+            while (active.stream().anyMatch(step -> revoked.contains(step.partition())) && System.nanoTime() < until) {
+                awaitFinished(POLL);
+            }
+            handBack(revoked);
+            commitNow(revoked);
+            revoked.forEach(progress::remove);
+        }
+
+        @Override
+        public void onPartitionsLost(Collection<TopicPartition> partitions) {
+            Set<TopicPartition> lost = new HashSet<>(partitions);
+            waiting.removeIf(step -> lost.contains(step.partition()));
+            handBack(lost);
+            lost.forEach(progress::remove);
+        }
+
+        private void handBack(Set<TopicPartition> partitions) {
+            for (RunningStep step : List.copyOf(active)) {
+                if (partitions.contains(step.partition()) && step.settle()) {
+                    step.cancel();
+                    pool.abandoned();
+                    active.remove(step);
+                    byAttempt.remove(step.attemptKey(), step);
+                }
+            }
+        }
+    }
 }

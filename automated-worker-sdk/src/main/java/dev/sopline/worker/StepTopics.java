@@ -29,11 +29,11 @@ record StepTopics(List<String> names, Pattern pattern) {
         return type == StepType.AUTOMATED ? new StepTopics(List.of(), Topics.AUTOMATED_STEPS) : new StepTopics(List.of(Topics.stepReady(type)), null);
     }
 
-    void subscribe(Consumer<?, ?> consumer) {
+    void subscribe(Consumer<?, ?> consumer, org.apache.kafka.clients.consumer.ConsumerRebalanceListener rebalance) {
         if (pattern != null) {
-            consumer.subscribe(pattern);
+            consumer.subscribe(pattern, rebalance);
         } else {
-            consumer.subscribe(names);
+            consumer.subscribe(names, rebalance);
         }
     }
 

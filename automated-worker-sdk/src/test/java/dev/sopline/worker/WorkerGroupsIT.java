@@ -7,17 +7,22 @@ import dev.sopline.testing.SharedKafka;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.StreamSupport;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
-/** {@code GET /sop/workers}: a team's worker group, its namespace, its member and the steps it has not finished. */
+/**
+ * {@code GET /sop/workers}: a team's worker group, its namespace, its member and the steps it has not finished; and the
+ * steps its members run now, the gauge {@code sop_workers_in_flight}.
+ */
 class WorkerGroupsIT {
 
     private final Platform platform = Platform.get();
 
     @Test
-    void shouldListAWorkerGroupWithItsTeamMemberAndLag() {
+    void shouldListAWorkerGroupWithItsTeamMemberStepsInFlightAndLag() {
         platform.register(Platform.oneStepProcess("visible-flow", "visible.work"));
         CountDownLatch release = new CountDownLatch(1);
         try (SopWorker worker = SopWorker.builder().kafka(SharedKafka.bootstrapServers()).group("visible-workers").workerId("visible-1")
@@ -25,21 +30,37 @@ class WorkerGroupsIT {
                     release.await();
                     return Map.of("result", "seen");
                 }).start()) {
-            platform.start("visible-flow", Map.of("n", 1));
+            for (int n = 1; n <= 3; n++) {
+                platform.start("visible-flow", Map.of("n", n));
+            }
 
             await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
                 JsonNode group = group("visible-workers");
                 assertThat(group.path("namespaces")).extracting(JsonNode::asString).containsExactly("visible");
                 assertThat(group.path("members")).singleElement()
                         .satisfies(member -> assertThat(member.path("client_id").asString()).isEqualTo("visible-1"));
-                assertThat(group.path("lag").asLong()).as("the running step").isGreaterThanOrEqualTo(1);
+                assertThat(group.path("lag").asLong()).as("the running steps").isGreaterThanOrEqualTo(3);
+                assertThat(inFlight("visible-workers")).as("the steps blocked in handlers").isEqualTo(3);
             });
             release.countDown();
-            await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
-                    assertThat(group("visible-workers").path("lag").asLong()).as("lag once done, give or take a transaction marker").isLessThanOrEqualTo(1));
+            await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+                JsonNode group = group("visible-workers");
+                assertThat(inFlight("visible-workers")).as("steps in flight once done").isZero();
+                assertThat(group.path("lag").asLong()).as("lag once done, give or take transaction markers").isLessThanOrEqualTo(3);
+            });
         } finally {
             release.countDown();
         }
+    }
+
+    /** The group's {@code sop_workers_in_flight} gauge on the Prometheus endpoint. */
+    private double inFlight(String group) {
+        String metrics = platform.api().withToken(null).get("/actuator/prometheus").body();
+        Matcher gauge = Pattern.compile("(?m)^sop_workers_in_flight\\{group=\"" + Pattern.quote(group) + "\",?} (\\S+)$").matcher(metrics);
+        if (!gauge.find()) {
+            throw new AssertionError("no sop_workers_in_flight gauge for " + group);
+        }
+        return Double.parseDouble(gauge.group(1));
     }
 
     private JsonNode group(String name) {

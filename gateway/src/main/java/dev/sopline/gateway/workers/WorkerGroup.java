@@ -10,9 +10,11 @@ import java.util.List;
  * @param namespaces the teams whose steps it reads ({@code sop.steps.automated.<namespace>})
  * @param members its live members; empty when it was seen recently but has none now
  * @param lag steps written to its topics and not yet committed by it (waiting or running), summed over partitions
+ * @param inFlight steps its members run now, as they last told in their commits (a subset of {@code lag}); figures
+ *     older than two minutes, from a member that stopped committing, are not counted
  * @param lastSeen when it last had members
  */
-public record WorkerGroup(String group, List<String> namespaces, List<Member> members, long lag, Instant lastSeen) {
+public record WorkerGroup(String group, List<String> namespaces, List<Member> members, long lag, long inFlight, Instant lastSeen) {
 
     /**
      * One member of a group.

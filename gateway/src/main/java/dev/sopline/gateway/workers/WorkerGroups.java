@@ -37,7 +37,8 @@ import org.springframework.stereotype.Component;
  * {@link #REMEMBER_FOR} after its last member left, so a crashed team shows up as a group without members and with
  * growing lag rather than disappearing.
  *
- * <p>Each group also has the gauges {@code sop.workers.lag} and {@code sop.workers.members}, tagged with the group.
+ * <p>Each group also has the gauges {@code sop.workers.lag}, {@code sop.workers.in.flight} and {@code sop.workers.members},
+ * tagged with the group.
  */
 @Component
 public class WorkerGroups implements AutoCloseable {
@@ -102,7 +103,8 @@ public class WorkerGroups implements AutoCloseable {
                 }
                 WorkerGroup previous = seen.get(group);
                 Instant lastSeen = !members.isEmpty() || previous == null ? now : previous.lastSeen();
-                WorkerGroup described = new WorkerGroup(group, namespaces(topics), members, lag(client, committed, assigned), lastSeen);
+                WorkerGroup described = new WorkerGroup(group, namespaces(topics), members, lag(client, committed, assigned),
+                        InFlightFigures.sum(committed, now), lastSeen);
                 if (previous == null) {
                     registerGauges(group);
                 }
@@ -172,6 +174,9 @@ public class WorkerGroups implements AutoCloseable {
     private void registerGauges(String group) {
         Gauge.builder("sop.workers.lag", this, groups -> groups.current(group).map(WorkerGroup::lag).orElse(0L))
                 .description("Automated steps written to a worker group's topics and not yet done by it").tag("group", group)
+                .register(meters);
+        Gauge.builder("sop.workers.in.flight", this, groups -> groups.current(group).map(WorkerGroup::inFlight).orElse(0L))
+                .description("Automated steps a worker group's members run now").tag("group", group)
                 .register(meters);
         Gauge.builder("sop.workers.members", this, groups -> groups.current(group).map(described -> described.members().size()).orElse(0))
                 .description("Live members of a worker group").tag("group", group)

@@ -1,0 +1,62 @@
+package dev.sopline.worker;
+
+import java.util.OptionalLong;
+import java.util.TreeSet;
+
+/**
+ * The steps one partition has handed to this worker and which of them have reported, so that the worker commits the
+ * highest offset below which every step is done, while later steps of the partition may already be done too.
+ * Used by the poll thread only.
+ */
+final class PartitionProgress {
+
+    private final TreeSet<Long> outstanding = new TreeSet<>();
+    private long next = -1;
+    private int running;
+    private boolean changed;
+
+    /** A record of this partition came to the worker; it is outstanding until {@link #done}. */
+    void handedOut(long offset) {
+        outstanding.add(offset);
+        next = Math.max(next, offset + 1);
+        changed = true;
+    }
+
+    /** Its handler began. */
+    void started() {
+        running++;
+        changed = true;
+    }
+
+    /** The step at {@code offset} needs nothing more from this worker: reported, skipped, or given up on. */
+    void done(long offset, boolean wasRunning) {
+        if (outstanding.remove(offset)) {
+            if (wasRunning) {
+                running--;
+            }
+            changed = true;
+        }
+    }
+
+    /** Steps of this partition whose handler runs now. */
+    int running() {
+        return running;
+    }
+
+    /** The offset to commit: the first outstanding step, or past the last handed out; empty before any record. */
+    OptionalLong committable() {
+        if (next < 0) {
+            return OptionalLong.empty();
+        }
+        return OptionalLong.of(outstanding.isEmpty() ? next : outstanding.first());
+    }
+
+    /** Whether the offset or the steps running changed since the last {@link #committed()}. */
+    boolean changed() {
+        return changed;
+    }
+
+    void committed() {
+        changed = false;
+    }
+}

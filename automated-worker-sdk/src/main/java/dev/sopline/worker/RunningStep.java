@@ -1,0 +1,109 @@
+package dev.sopline.worker;
+
+import dev.sopline.schemas.event.StepReady;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.kafka.common.TopicPartition;
+
+/**
+ * One step this worker took from a partition: waiting for a free slot, then running its handler. Settled exactly once,
+ * by its handler reporting or by the worker giving up on it, whichever comes first.
+ */
+final class RunningStep {
+
+    /** Past the engine's deadline, a step is given up on this much later, so clocks a little apart do not cut it short. */
+    static final Duration GRACE = Duration.ofSeconds(1);
+    /**
+     * How long a heartbeat keeps a step from being given up on, at least. A step-ready event does not carry the step's
+     * {@code heartbeat_timeout}, by which the engine moves the deadline; this floor, or the step's own timeout if longer,
+     * keeps a handler that sends heartbeats from being cut short while the engine still waits for it.
+     */
+    static final Duration HEARTBEAT_FLOOR = Duration.ofMinutes(1);
+
+    private final TopicPartition partition;
+    private final long offset;
+    private final StepReady ready;
+    private final AtomicBoolean settled = new AtomicBoolean();
+    private volatile Instant giveUpAt;
+    private volatile Future<?> handler;
+    private volatile boolean published;
+
+    RunningStep(TopicPartition partition, long offset, StepReady ready) {
+        this.partition = partition;
+        this.offset = offset;
+        this.ready = ready;
+        this.giveUpAt = ready.deadline() == null ? null : ready.deadline().plus(GRACE);
+    }
+
+    TopicPartition partition() {
+        return partition;
+    }
+
+    long offset() {
+        return offset;
+    }
+
+    StepReady ready() {
+        return ready;
+    }
+
+    /** A key that names the attempt, for heartbeats to find it. */
+    String attemptKey() {
+        return key(ready.instanceId(), ready.stepId(), ready.attempt());
+    }
+
+    static String key(String instanceId, String stepId, int attempt) {
+        return instanceId + "/" + stepId + "/" + attempt;
+    }
+
+    void running(Future<?> handler) {
+        this.handler = handler;
+    }
+
+    /** The engine has moved its deadline: this worker waits as long, or longer. */
+    void heartbeat(Instant now) {
+        Instant deadline = ready.deadline();
+        if (deadline == null) {
+            return;
+        }
+        Duration window = ready.createdAt() == null ? Duration.ZERO : Duration.between(ready.createdAt(), deadline);
+        Instant extended = now.plus(window.compareTo(HEARTBEAT_FLOOR) > 0 ? window : HEARTBEAT_FLOOR).plus(GRACE);
+        if (giveUpAt.isBefore(extended)) {
+            giveUpAt = extended;
+        }
+    }
+
+    /** Whether the engine has certainly timed this attempt out by {@code now}. */
+    boolean expired(Instant now) {
+        Instant at = giveUpAt;
+        return at != null && now.isAfter(at);
+    }
+
+    /** True for the first caller only: the handler reporting and the worker giving up race for it. */
+    boolean settle() {
+        return settled.compareAndSet(false, true);
+    }
+
+    boolean isSettled() {
+        return settled.get();
+    }
+
+    /** Gives up on the handler: interrupts it; whatever it returns later is not published. */
+    void cancel() {
+        Future<?> running = handler;
+        if (running != null) {
+            running.cancel(true);
+        }
+    }
+
+    void published(boolean published) {
+        this.published = published;
+    }
+
+    /** Whether its result reached the broker; false leaves the step to be run again. */
+    boolean published() {
+        return published;
+    }
+}
