@@ -4,6 +4,7 @@ import dev.sopline.schemas.event.StepReady;
 import dev.sopline.schemas.event.StepResult;
 import dev.sopline.schemas.instance.StepError;
 import dev.sopline.schemas.json.Json;
+import dev.sopline.schemas.kafka.KafkaClientSecurity;
 import dev.sopline.schemas.topic.Topics;
 import java.time.Duration;
 import java.time.Instant;
@@ -119,14 +120,14 @@ final class KafkaStepWorker implements Runnable {
             // A team's topic is created when its first process is registered: found within this by a pattern subscription.
             consumerConfig.put(ConsumerConfig.METADATA_MAX_AGE_CONFIG, 10_000);
         }
-        this.consumer = new KafkaConsumer<>(consumerConfig, new StringDeserializer(), new ByteArrayDeserializer());
-        this.producer = new KafkaProducer<>(Map.of(
+        this.consumer = new KafkaConsumer<>(KafkaClientSecurity.secured(consumerConfig), new StringDeserializer(), new ByteArrayDeserializer());
+        this.producer = new KafkaProducer<>(KafkaClientSecurity.secured(Map.of(
                 ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
                 ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true,
                 ProducerConfig.ACKS_CONFIG, "all",
                 ProducerConfig.LINGER_MS_CONFIG, 0,
                 // Results finished while a request is out go together in the next one: batching under load, no wait when idle.
-                ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 1), new StringSerializer(), new ByteArraySerializer());
+                ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 1)), new StringSerializer(), new ByteArraySerializer());
         this.pool = new HandlerPool(this.concurrency, workerId);
     }
 

@@ -41,11 +41,13 @@ class WorkerGroupsIT {
                         .satisfies(member -> assertThat(member.path("client_id").asString()).isEqualTo("visible-1"));
                 assertThat(group.path("lag").asLong()).as("the running steps").isGreaterThanOrEqualTo(3);
                 assertThat(inFlight("visible-workers")).as("the steps blocked in handlers").isEqualTo(3);
+                assertThat(group.path("in_flight").asLong()).as("the steps blocked in handlers, in the list").isEqualTo(3);
             });
             release.countDown();
             await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
                 JsonNode group = group("visible-workers");
                 assertThat(inFlight("visible-workers")).as("steps in flight once done").isZero();
+                assertThat(group.path("in_flight").asLong()).as("steps in flight once done, in the list").isZero();
                 assertThat(group.path("lag").asLong()).as("lag once done, give or take transaction markers").isLessThanOrEqualTo(3);
             });
         } finally {

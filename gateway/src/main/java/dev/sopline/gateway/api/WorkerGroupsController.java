@@ -29,9 +29,9 @@ public class WorkerGroupsController {
     @Operation(operationId = "listWorkerGroups", summary = "List the worker groups of automated steps",
             description = "Each Kafka consumer group that reads automated steps, seen in the last 5 minutes: the teams "
                     + "(`namespaces`) whose topics it reads, its live members, and its `lag`: steps written to its topics that "
-                    + "it has not finished, whether waiting or running. A group without members is down while its steps wait. "
-                    + "Read from the broker at most every 5 s; the same figures are the `sop_workers_lag` and `sop_workers_members` "
-                    + "gauges on `/actuator/prometheus`. HTTP workers take steps from the pending feed and are not listed.",
+                    + "it has not finished, whether waiting or running, and of those its `in_flight`: the steps its members run now. A group without members is down while its steps wait. "
+                    + "Read from the broker at most every 5 s; the same figures are the `sop_workers_lag`, `sop_workers_in_flight` "
+                    + "and `sop_workers_members` gauges on `/actuator/prometheus`. HTTP workers take steps from the pending feed and are not listed.",
             responses = @ApiResponse(responseCode = "200", description = "The worker groups, by name",
                     content = @Content(mediaType = "application/json", array = @ArraySchema(schema = @Schema(implementation = GroupDoc.class)))))
     @GetMapping("/sop/workers")
@@ -46,6 +46,7 @@ public class WorkerGroupsController {
         view.put("members", group.members().stream().map(member -> Map.of("client_id", member.clientId(), "host", member.host(),
                 "partitions", member.partitions())).toList());
         view.put("lag", group.lag());
+        view.put("in_flight", group.inFlight());
         view.put("last_seen", group.lastSeen().toString());
         return view;
     }
@@ -56,6 +57,9 @@ public class WorkerGroupsController {
             @Schema(requiredMode = Schema.RequiredMode.REQUIRED, example = "[\"billing\"]") List<String> namespaces,
             @Schema(requiredMode = Schema.RequiredMode.REQUIRED) List<MemberDoc> members,
             @Schema(requiredMode = Schema.RequiredMode.REQUIRED, description = "Steps written to its topics and not yet finished by it", example = "3") long lag,
+            @com.fasterxml.jackson.annotation.JsonProperty("in_flight")
+            @Schema(requiredMode = Schema.RequiredMode.REQUIRED, description = "Steps its members run now (a part of lag), as they "
+                    + "last recorded it with their offset commits", example = "2") long inFlight,
             @com.fasterxml.jackson.annotation.JsonProperty("last_seen")
             @Schema(requiredMode = Schema.RequiredMode.REQUIRED, format = "date-time", description = "When it last had members") String lastSeen) {}
 

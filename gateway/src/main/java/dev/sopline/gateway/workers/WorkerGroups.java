@@ -1,6 +1,7 @@
 package dev.sopline.gateway.workers;
 
 import dev.sopline.gateway.config.SopProperties;
+import dev.sopline.schemas.kafka.KafkaClientSecurity;
 import dev.sopline.schemas.topic.Topics;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -190,7 +191,7 @@ public class WorkerGroups implements AutoCloseable {
 
     private Admin admin() {
         if (admin == null) {
-            admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers));
+            admin = Admin.create(KafkaClientSecurity.secured(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers)));
         }
         return admin;
     }
