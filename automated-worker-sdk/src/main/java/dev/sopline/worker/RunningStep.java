@@ -1,8 +1,10 @@
 package dev.sopline.worker;
 
+import dev.sopline.schemas.definition.Durations;
 import dev.sopline.schemas.event.StepReady;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Optional;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.kafka.common.TopicPartition;
@@ -16,9 +18,9 @@ final class RunningStep {
     /** Past the engine's deadline, a step is given up on this much later, so clocks a little apart do not cut it short. */
     static final Duration GRACE = Duration.ofSeconds(1);
     /**
-     * How long a heartbeat keeps a step from being given up on, at least. A step-ready event does not carry the step's
-     * {@code heartbeat_timeout}, by which the engine moves the deadline; this floor, or the step's own timeout if longer,
-     * keeps a handler that sends heartbeats from being cut short while the engine still waits for it.
+     * How long a heartbeat keeps a step from being given up on, at least, when its step-ready event does not say the
+     * step's {@code heartbeat_timeout} (events of engines before the field was added): this floor, or the step's own
+     * timeout if longer, keeps a handler that sends heartbeats from being cut short while the engine still waits for it.
      */
     static final Duration HEARTBEAT_FLOOR = Duration.ofMinutes(1);
 
@@ -68,11 +70,20 @@ final class RunningStep {
         if (deadline == null) {
             return;
         }
-        Duration window = ready.createdAt() == null ? Duration.ZERO : Duration.between(ready.createdAt(), deadline);
-        Instant extended = now.plus(window.compareTo(HEARTBEAT_FLOOR) > 0 ? window : HEARTBEAT_FLOOR).plus(GRACE);
+        Instant extended = now.plus(heartbeatWindow(deadline)).plus(GRACE);
         if (giveUpAt.isBefore(extended)) {
             giveUpAt = extended;
         }
+    }
+
+    /** How far a heartbeat moves the deadline: exactly as the engine does when the event says, else generously. */
+    private Duration heartbeatWindow(Instant deadline) {
+        Optional<Duration> declared = ready.heartbeatTimeout() == null ? Optional.empty() : Durations.parse(ready.heartbeatTimeout());
+        if (declared.isPresent()) {
+            return declared.get();
+        }
+        Duration window = ready.createdAt() == null ? Duration.ZERO : Duration.between(ready.createdAt(), deadline);
+        return window.compareTo(HEARTBEAT_FLOOR) > 0 ? window : HEARTBEAT_FLOOR;
     }
 
     /** Whether the engine has certainly timed this attempt out by {@code now}. */

@@ -288,7 +288,8 @@ public final class InstanceDecider {
     private static StepReady stepReady(Instance instance, ProcessDefinition definition, StepDefinition stepDefinition, StepRun step) {
         return new StepReady(instance.workspace(), instance.id(), instance.process(), instance.version(), step.id(),
                 stepDefinition.label(), stepDefinition.type(), stepDefinition.run(), step.attempt(), step.inputs(),
-                stepDefinition.outputs(), stepDefinition.judgment(), step.callbackId(), step.deadline(), step.readyAt());
+                stepDefinition.outputs(), stepDefinition.judgment(), step.callbackId(), step.deadline(), step.readyAt(),
+                stepDefinition.heartbeatTimeout());
     }
 
     /**

@@ -26,6 +26,9 @@ import java.util.Map;
  * @param callbackId one-shot callback id of a webhook step
  * @param deadline when the attempt times out, if it has a timeout
  * @param createdAt when the attempt became active
+ * @param heartbeatTimeout automated steps that take heartbeats: the step's {@code heartbeat_timeout} as written in the
+ *     process file; each heartbeat moves the deadline to this long after it. Absent for other steps, and in events of
+ *     engines before it was added
  */
 public record StepReady(
         String workspace,
@@ -42,4 +45,14 @@ public record StepReady(
         JudgmentSettings judgment,
         String callbackId,
         Instant deadline,
-        Instant createdAt) {}
+        Instant createdAt,
+        String heartbeatTimeout) {
+
+    /** A step that takes no heartbeats. */
+    public StepReady(String workspace, String instanceId, String process, String version, String stepId, String name, StepType type,
+                     String run, int attempt, Map<String, Object> inputs, List<OutputDeclaration> outputs, JudgmentSettings judgment,
+                     String callbackId, Instant deadline, Instant createdAt) {
+        this(workspace, instanceId, process, version, stepId, name, type, run, attempt, inputs, outputs, judgment, callbackId, deadline,
+                createdAt, null);
+    }
+}
