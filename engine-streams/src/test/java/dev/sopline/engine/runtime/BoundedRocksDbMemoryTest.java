@@ -26,6 +26,8 @@ class BoundedRocksDbMemoryTest {
         StreamsBuilder builder = new StreamsBuilder();
         builder.table("instances", Consumed.with(Serdes.String(), Serdes.String()), Materialized.as("instances-store"));
         Properties props = EngineSettings.fromEnvironment(Map.of()).streamsProperties();
+        // Exactly-once only slows the test driver down; the stores are made the same either way.
+        props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.AT_LEAST_ONCE);
         props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
         props.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, 0);
         long before = BoundedRocksDbMemory.CACHE.getUsage();
