@@ -22,6 +22,9 @@ import org.apache.kafka.server.common.MetadataVersion;
  */
 public final class EmbeddedBroker implements AutoCloseable {
 
+    /** Partitions of the broker's own topics for group offsets and transactions (see {@link #start}). */
+    static final int INTERNAL_TOPIC_PARTITIONS = 4;
+
     private final KafkaRaftServer server;
     private final String bootstrapServers;
 
@@ -49,6 +52,11 @@ public final class EmbeddedBroker implements AutoCloseable {
         props.put("share.coordinator.state.topic.replication.factor", "1");
         props.put("share.coordinator.state.topic.min.isr", "1");
         props.put("group.initial.rebalance.delay.ms", "0");
+        // The groups' and transactions' internal topics get 50 partitions each by default, made on first use, opened
+        // and recovered (after a kill -9) at every start: a start's worth of work for one node with a few groups. A
+        // data dir made before keeps its partitions, as the broker reads their number from the topic, not from here.
+        props.put("offsets.topic.num.partitions", String.valueOf(INTERNAL_TOPIC_PARTITIONS));
+        props.put("transaction.state.log.num.partitions", String.valueOf(INTERNAL_TOPIC_PARTITIONS));
         // After a kill -9 the controller holds the broker's previous registration until its session times out and
         // refuses the new one meanwhile (9 s by default). The node is its own controller, so its heartbeats never
         // cross a network; what can delay them is a starved CPU, and at 3 s a saturated 2-core machine made the

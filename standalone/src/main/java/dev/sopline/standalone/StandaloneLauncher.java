@@ -104,7 +104,9 @@ public final class StandaloneLauncher {
         ConfigurableApplicationContext context = application.run(args);
         running.add("gateway and engine", context);
         if (agent != null) {
-            running.add("judgment worker", JudgmentWorker.start(bootstrap, loaded(agent), 2));
+            // The worker talks to Kafka only: it stops together with the gateway, so that their waits on groups that
+            // are still rebalancing right after a restart do not add up.
+            running.addAlongside("judgment worker", JudgmentWorker.start(bootstrap, loaded(agent), 2));
         }
         return context.getEnvironment().getProperty("local.server.port", Integer.class, settings.httpPort());
     }

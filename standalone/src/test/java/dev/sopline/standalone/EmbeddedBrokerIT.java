@@ -1,0 +1,50 @@
+package dev.sopline.standalone;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class EmbeddedBrokerIT {
+
+    @TempDir
+    Path dataDir;
+
+    @Test
+    void theGroupAndTransactionTopicsGetTheFewPartitionsOfOneNode() throws Exception {
+        try (EmbeddedBroker broker = EmbeddedBroker.start(dataDir, freePort(), freePort());
+                Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()))) {
+            // Each topic is made on first use: a group's offsets asked for, a transactional producer started.
+            admin.listConsumerGroupOffsets("any-group").all().get();
+            try (KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of(
+                    ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers(),
+                    ProducerConfig.TRANSACTIONAL_ID_CONFIG, "tx-" + UUID.randomUUID()),
+                    new StringSerializer(), new StringSerializer())) {
+                producer.initTransactions();
+            }
+
+            var topics = admin.describeTopics(List.of("__consumer_offsets", "__transaction_state")).allTopicNames().get();
+
+            assertThat(topics.get("__consumer_offsets").partitions()).hasSize(EmbeddedBroker.INTERNAL_TOPIC_PARTITIONS);
+            assertThat(topics.get("__transaction_state").partitions()).hasSize(EmbeddedBroker.INTERNAL_TOPIC_PARTITIONS);
+            assertThat(EmbeddedBroker.INTERNAL_TOPIC_PARTITIONS).isLessThan(50);
+        }
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
+    }
+}
