@@ -30,7 +30,9 @@ final class PlatformProcess implements AutoCloseable {
         int httpPort = freePort();
         int kafkaPort = freePort();
         Path dataDir = Files.createTempDirectory("sopline-benchmark");
-        ProcessBuilder builder = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar", jar.toString());
+        ProcessBuilder builder = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                // As the README starts it.
+                "-Xmx512m", "-jar", jar.toString());
         builder.environment().putAll(Map.of(
                 "SOP_DATA_DIR", dataDir.toString(),
                 "SOP_HTTP_PORT", String.valueOf(httpPort),

@@ -16,6 +16,7 @@ import io.micrometer.core.instrument.Metrics;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.streams.CloseOptions;
@@ -144,13 +145,17 @@ public final class Engine implements EmbeddedEngine {
         return settings;
     }
 
-    /** Commits, leaves the group so the other replicas take over the partitions at once, and stops. */
+    /**
+     * Commits, leaves the group so the other replicas take over the partitions at once, and stops. The relay and the
+     * topology close side by side: each may wait on its group, and their waits need not add up.
+     */
     @Override
     public void close() {
         stopQueries();
-        relay.close();
+        CompletableFuture<Void> relayClosed = CompletableFuture.runAsync(relay::close, task -> new Thread(task, "engine-relay-close").start());
         streams.close(CloseOptions.groupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP)
                 .withTimeout(Duration.ofSeconds(30)));
+        relayClosed.join();
         metrics.close();
     }
 

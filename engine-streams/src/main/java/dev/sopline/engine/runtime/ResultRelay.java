@@ -88,8 +88,13 @@ public final class ResultRelay implements AutoCloseable {
         props.put(StreamsConfig.POLL_MS_CONFIG, 10);
         // A result published before the relay's group first committed is still copied.
         props.put(StreamsConfig.consumerPrefix(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG), "earliest");
-        props.put(StreamsConfig.consumerPrefix(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG), 10_000);
-        props.put(StreamsConfig.consumerPrefix(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG), 2_000);
+        // As the engine's own group: a relay restarted after a crash rejoins as itself at once, and a dead one is noticed
+        // after the broker's minimum session. A new member would wait for its dead self's session first, and a stop
+        // right after such a restart would wait for that rebalance.
+        props.put(StreamsConfig.consumerPrefix(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG), 6_000);
+        props.put(StreamsConfig.consumerPrefix(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG), 1_500);
+        props.put(StreamsConfig.consumerPrefix(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG),
+                StableMemberId.of(settings.stateDir().toAbsolutePath()) + "-relay");
         return KafkaClientSecurity.ofProcess().applyTo(props);
     }
 
