@@ -49,17 +49,29 @@ public final class PendingStepStore {
      * null (started, removed). Every active step of an instance has its own entry, however many there are.
      */
     public void update(Instance before, Instance after, ProcessDefinition definition) {
-        if (before != null) {
-            for (StepRun step : pendingStepsOf(before)) {
+        List<StepRun> was = before == null ? List.of() : pendingStepsOf(before);
+        List<StepRun> is = after == null ? List.of() : pendingStepsOf(after);
+        for (StepRun step : was) {
+            if (!unchanged(step, before, after, is)) {
                 // put(key, null) deletes without reading back the old entry, which delete() deserialises to return.
                 store.put(key(before.workspace(), step.readyAt().toEpochMilli(), before.id(), step.id()), null);
             }
         }
-        if (after != null) {
-            for (StepRun step : pendingStepsOf(after)) {
+        for (StepRun step : is) {
+            if (!unchanged(step, after, before, was)) {
                 store.put(key(after.workspace(), step.readyAt().toEpochMilli(), after.id(), step.id()), PendingSteps.of(after, step, definition));
             }
         }
+    }
+
+    /**
+     * A step pending on both sides, equal on both, of the same process version: its entry would be deleted and written
+     * again with the same key and value (an entry is made of the step, the instance's id and version, and the
+     * version's declaration), which costs a store write and a changelog record each for nothing. Happens to the other
+     * branches of a parallel block whenever one of them moves.
+     */
+    private static boolean unchanged(StepRun step, Instance instance, Instance other, List<StepRun> otherSteps) {
+        return other != null && instance.version().equals(other.version()) && otherSteps.contains(step);
     }
 
     /** The steps of an instance the feed lists: each step that is active and offered, while the instance goes on. */

@@ -37,23 +37,27 @@ public final class WindowBuckets {
         if (after == null) {
             return;
         }
-        WindowBucket change = WindowBucket.empty();
-        if (before == null) {
-            change = change.plus(WindowBucket.startedOne());
-        }
-        if (after.isTerminal() && (before == null || !before.isTerminal())) {
-            change = change.plus(ended(after));
-        }
+        boolean started = before == null;
+        boolean ended = after.isTerminal() && (before == null || !before.isTerminal());
         long escalated = after.steps().stream().filter(StepRun::escalated)
                 .filter(step -> before == null || before.step(step.id()).map(old -> !old.escalated()).orElse(true))
                 .count();
+        // Most decisions move a step and count nothing: they leave before building and comparing buckets.
+        if (!started && !ended && escalated == 0) {
+            return;
+        }
+        WindowBucket change = WindowBucket.empty();
+        if (started) {
+            change = change.plus(WindowBucket.startedOne());
+        }
+        if (ended) {
+            change = change.plus(ended(after));
+        }
         if (escalated > 0) {
             change = change.plus(WindowBucket.escalated(escalated));
         }
-        if (!change.equals(WindowBucket.empty())) {
-            add(after.workspace(), "m", floor(now.toEpochMilli(), MINUTE), MINUTE, change);
-            add(after.workspace(), "h", floor(now.toEpochMilli(), HOUR), HOUR, change);
-        }
+        add(after.workspace(), "m", floor(now.toEpochMilli(), MINUTE), MINUTE, change);
+        add(after.workspace(), "h", floor(now.toEpochMilli(), HOUR), HOUR, change);
     }
 
     private static WindowBucket ended(Instance instance) {

@@ -106,8 +106,11 @@ public final class EngineTopology {
         // starts finds them ready instead of scanning every instance (InstanceIndexes).
         topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(PENDING_STORE), Serdes.String(),
                 new JsonSerde<>(PendingStep.class)).withCachingEnabled(), COMMAND_PROCESSOR);
+        // Not cached: its keys are new with each instance and state, so the cache would merge almost no writes, and
+        // keeping them sorted in it cost the stream thread more than writing them through (docs/decisions.md,
+        // "Cheaper work per instance").
         topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(INSTANCE_INDEX_STORE), Serdes.String(),
-                Serdes.String()).withCachingEnabled(), COMMAND_PROCESSOR);
+                Serdes.String()), COMMAND_PROCESSOR);
         topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(FINISHED_STORE), Serdes.String(),
                 new JsonSerde<>(FinishedInstance.class)), COMMAND_PROCESSOR);
         topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(COUNTERS_STORE), Serdes.String(),

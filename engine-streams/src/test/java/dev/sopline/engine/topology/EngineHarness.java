@@ -63,6 +63,7 @@ final class EngineHarness implements AutoCloseable {
     private final TestOutputTopic<String, Command> followUps;
     private final Map<StepType, TestOutputTopic<String, StepReady>> ready = new EnumMap<>(StepType.class);
     private final Map<String, TestOutputTopic<String, StepReady>> automatedTopics = new java.util.TreeMap<>();
+    private final Map<String, TestOutputTopic<String, byte[]>> changelogs = new java.util.HashMap<>();
     private final List<CloudEvent> seenEvents = new ArrayList<>();
     private final List<CommandReply> seenReplies = new ArrayList<>();
     private Instant now = START;
@@ -261,6 +262,12 @@ final class EngineHarness implements AutoCloseable {
     /** The records written to the published definitions topic so far. */
     List<KeyValue<String, byte[]>> definitionRecords() {
         return driver.createOutputTopic(EngineTopics.DEFINITIONS, new StringDeserializer(), new ByteArrayDeserializer()).readKeyValuesToList();
+    }
+
+    /** The keys the engine wrote to a store's changelog since the last call for that store, deletions included. */
+    List<String> changelogKeys(String storeName) {
+        return changelogs.computeIfAbsent(storeName, name -> driver.createOutputTopic("engine-test-" + name + "-changelog",
+                new StringDeserializer(), new ByteArrayDeserializer())).readRecordsToList().stream().map(TestRecord::key).toList();
     }
 
     KeyValueStore<String, Object> store(String name) {
