@@ -1,6 +1,7 @@
 package dev.sopline.engine.query;
 
 import dev.sopline.engine.api.query.Page;
+import dev.sopline.engine.state.HistoryRecord;
 import dev.sopline.engine.state.HistoryStore;
 import dev.sopline.engine.topology.EngineTopology;
 import dev.sopline.schemas.instance.HistoryEntry;
@@ -23,8 +24,8 @@ final class HistoryQueries {
      * @param cursor the {@code seq} of the last entry of the previous page, or null for the first page
      */
     static Page<HistoryEntry> page(KafkaStreams streams, String workspace, String instanceId, Integer partition, String cursor, int limit) {
-        StoreQueryParameters<ReadOnlyKeyValueStore<String, HistoryEntry>> parameters = StoreQueryParameters
-                .fromNameAndType(EngineTopology.HISTORY_STORE, QueryableStoreTypes.<String, HistoryEntry>keyValueStore());
+        StoreQueryParameters<ReadOnlyKeyValueStore<String, HistoryRecord>> parameters = StoreQueryParameters
+                .fromNameAndType(EngineTopology.HISTORY_STORE, QueryableStoreTypes.<String, HistoryRecord>keyValueStore());
         if (partition != null) {
             parameters = parameters.withPartition(partition);
         }

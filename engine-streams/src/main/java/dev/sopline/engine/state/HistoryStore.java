@@ -9,9 +9,12 @@ import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 import org.apache.kafka.streams.state.KeyValueStore;
 
 /**
- * Every instance's history, one record per entry under {@code <workspace>/<instance id>/<seq>}: appending costs one
- * small write per entry whatever the history's length, and a page is one range scan. The sequence is zero-padded so
- * the store's byte order is the history's order.
+ * Every instance's history, one record per decision under {@code <workspace>/<instance id>/<seq of its last entry>},
+ * holding that decision's entries ({@link HistoryRecord}): appending costs one small write per decision whatever the
+ * history's length, and a page is one range scan. The sequence is zero-padded so the store's byte order is the
+ * history's order. Keyed by the last entry, not the first, so that the next number is read from the last key alone,
+ * and the first record a page needs is the first key at or after the page's first number. Records of the previous
+ * version, one entry each, are keyed the same way (their only entry is their last), so both read as one history.
  *
  * <p>An instance's entries share the prefix {@link #prefix}: removing a finished instance later (retention) removes
  * its history with a range delete over that prefix ({@link #deleteAll}).
@@ -23,9 +26,9 @@ public final class HistoryStore {
     /** Sorts after every digit, so {@code prefix + END} bounds an instance's range. */
     private static final String END = "~";
 
-    private final KeyValueStore<String, HistoryEntry> store;
+    private final KeyValueStore<String, HistoryRecord> store;
 
-    public HistoryStore(KeyValueStore<String, HistoryEntry> store) {
+    public HistoryStore(KeyValueStore<String, HistoryRecord> store) {
         this.store = store;
     }
 
@@ -34,16 +37,17 @@ public final class HistoryStore {
         return InstanceKeys.key(workspace, instanceId) + "/";
     }
 
-    /** Appends the entries after the instance's last one, numbering them on. */
+    /** Appends one decision's entries after the instance's last one, numbering them on, as one record. */
     public void append(String workspace, String instanceId, List<HistoryEntry> entries) {
         if (entries.isEmpty()) {
             return;
         }
         long seq = lastSeq(workspace, instanceId);
+        List<HistoryEntry> numbered = new ArrayList<>(entries.size());
         for (HistoryEntry entry : entries) {
-            seq++;
-            store.put(prefix(workspace, instanceId) + padded(seq), entry.numbered(seq));
+            numbered.add(entry.numbered(++seq));
         }
+        store.put(prefix(workspace, instanceId) + padded(seq), new HistoryRecord(numbered));
     }
 
     /**
@@ -52,7 +56,7 @@ public final class HistoryStore {
      */
     private long lastSeq(String workspace, String instanceId) {
         String prefix = prefix(workspace, instanceId);
-        try (KeyValueIterator<String, HistoryEntry> last = store.reverseRange(prefix, prefix + END)) {
+        try (KeyValueIterator<String, HistoryRecord> last = store.reverseRange(prefix, prefix + END)) {
             return last.hasNext() ? Long.parseLong(last.peekNextKey().substring(prefix.length())) : 0;
         }
     }
@@ -68,7 +72,7 @@ public final class HistoryStore {
     public void deleteAll(String workspace, String instanceId) {
         String prefix = prefix(workspace, instanceId);
         List<String> keys = new ArrayList<>();
-        try (KeyValueIterator<String, HistoryEntry> all = store.range(prefix, prefix + END)) {
+        try (KeyValueIterator<String, HistoryRecord> all = store.range(prefix, prefix + END)) {
             all.forEachRemaining(entry -> keys.add(entry.key));
         }
         keys.forEach(store::delete);
@@ -78,13 +82,18 @@ public final class HistoryStore {
      * Up to {@code limit} entries after {@code afterSeq} (0 for the first page), oldest first, plus one more if there is
      * one, so the caller can tell whether another page follows.
      */
-    public static List<HistoryEntry> page(ReadOnlyKeyValueStore<String, HistoryEntry> store, String workspace, String instanceId,
+    public static List<HistoryEntry> page(ReadOnlyKeyValueStore<String, HistoryRecord> store, String workspace, String instanceId,
                                           long afterSeq, int limit) {
         String prefix = prefix(workspace, instanceId);
         List<HistoryEntry> entries = new ArrayList<>();
-        try (KeyValueIterator<String, HistoryEntry> range = store.range(prefix + padded(afterSeq + 1), prefix + END)) {
+        // The first record whose last entry is after the cursor holds the page's first entry; it may start before it.
+        try (KeyValueIterator<String, HistoryRecord> range = store.range(prefix + padded(afterSeq + 1), prefix + END)) {
             while (range.hasNext() && entries.size() <= limit) {
-                entries.add(range.next().value);
+                for (HistoryEntry entry : range.next().value.entries()) {
+                    if (entry.seq() > afterSeq && entries.size() <= limit) {
+                        entries.add(entry);
+                    }
+                }
             }
         }
         return entries;

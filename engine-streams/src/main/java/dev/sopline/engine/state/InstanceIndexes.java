@@ -15,13 +15,16 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * one instance goes through {@link #update}, in the same transaction as the instance itself, so they never drift.
  *
  * <p>Records written before these stores existed (an engine of the previous format) are indexed once, by
- * {@link #indexOnce}, which then writes a marker so that no later task start scans the instances again.
+ * {@link #indexOnce}, which then writes a marker so that no later task start scans the instances again. A list index
+ * of format 1 loses the keys format 2 no longer keeps ({@link InstanceListIndex}) the same way, once.
  */
 public final class InstanceIndexes {
 
     /** Marker key in the list index store: its value is the format the derived stores were built in. */
     static final String BUILT_MARKER = "!indexes-format";
-    static final String BUILT_FORMAT = "1";
+    static final String BUILT_FORMAT = "2";
+    /** The list index kept a key for every instance and one for its process besides those by state. */
+    static final String FORMAT_WITH_ANY_STATE_KEYS = "1";
 
     private final PendingStepStore pending;
     private final InstanceListIndex lists;
@@ -78,15 +81,21 @@ public final class InstanceIndexes {
 
     /**
      * Indexes every stored instance, once: when the stores were created by this version of the engine, the marker is
-     * there and nothing is read.
+     * there and nothing is read. Stores indexed by the previous version (list index format 1) only lose the list keys
+     * this version no longer keeps.
      */
     public void indexOnce(KeyValueStore<String, Instance> instances, Function<Instance, Optional<ProcessDefinition>> definitions) {
-        if (listStore.get(BUILT_MARKER) != null) {
+        String built = listStore.get(BUILT_MARKER);
+        if (BUILT_FORMAT.equals(built)) {
             return;
         }
         try (KeyValueIterator<String, Instance> all = instances.all()) {
             all.forEachRemaining(entry -> {
                 Instance instance = entry.value;
+                if (FORMAT_WITH_ANY_STATE_KEYS.equals(built)) {
+                    lists.forgetFormerKeys(instance);
+                    return;
+                }
                 Optional<ProcessDefinition> definition = definitions.apply(instance);
                 definition.ifPresent(found -> pending.update(null, instance, found));
                 lists.update(null, instance);

@@ -2,22 +2,26 @@ package dev.sopline.engine.state;
 
 import dev.sopline.schemas.instance.InstanceState;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 
 /**
- * Secondary index of the instance lists: one key per filter an instance matches, ending in its id, so that a page of
- * any filter is one reverse range scan that stops after the page, instead of a scan of the workspace. Instance ids
- * are ULIDs, whose order is the order they were started in, so newest first is reverse key order. Keys:
+ * Secondary index of the instance lists: one key per state filter an instance matches, ending in its id, so that a
+ * page of any filter is a few reverse range scans that stop after the page, instead of a scan of the workspace.
+ * Instance ids are ULIDs, whose order is the order they were started in, so newest first is reverse key order. Keys:
  * <ul>
- *   <li>{@code <workspace>|a|<id>}: every instance;</li>
  *   <li>{@code <workspace>|s|<state>|<id>}: by state;</li>
- *   <li>{@code <workspace>|p|<process>|<id>}: by process;</li>
  *   <li>{@code <workspace>|ps|<process>|<state>|<id>}: by process and state.</li>
  * </ul>
  * The value is the instance id; the instance itself is read from the instances store.
+ *
+ * <p>A list without a state is the merge of the lists of every state: an instance is in exactly one state, so the
+ * merge holds each instance once, and there are six states, so a page reads at most six times its length. Format 1
+ * of this index also kept {@code <workspace>|a|<id>} and {@code <workspace>|p|<process>|<id>} for those lists: two
+ * more writes when an instance starts, and two more records on the changelog, for every instance ({@link #forgetFormerKeys}).
  */
 public final class InstanceListIndex {
 
@@ -43,35 +47,45 @@ public final class InstanceListIndex {
         }
     }
 
+    /** Removes the keys format 1 of the index also kept for the instance (any state, and its process in any state). */
+    void forgetFormerKeys(Instance instance) {
+        store.delete(instance.workspace() + "|a|" + instance.id());
+        store.delete(instance.workspace() + "|p|" + instance.process() + '|' + instance.id());
+    }
+
     private static List<String> keysOf(Instance instance) {
         String id = instance.id();
-        return List.of(prefix(instance.workspace(), null, null) + id,
-                prefix(instance.workspace(), null, instance.state()) + id,
-                prefix(instance.workspace(), instance.process(), null) + id,
+        return List.of(prefix(instance.workspace(), null, instance.state()) + id,
                 prefix(instance.workspace(), instance.process(), instance.state()) + id);
     }
 
-    /** The keys of the instances that match a filter (null: any process, any state). */
+    /** The keys of the instances in a state, of one process or (null) of any. */
     public static String prefix(String workspace, String process, InstanceState state) {
-        if (process == null && state == null) {
-            return workspace + "|a|";
-        }
         if (process == null) {
             return workspace + "|s|" + state.wireName() + '|';
-        }
-        if (state == null) {
-            return workspace + "|p|" + process + '|';
         }
         return workspace + "|ps|" + process + '|' + state.wireName() + '|';
     }
 
     /**
-     * Up to {@code max} instance ids matching the filter, newest first, after {@code cursor} (an id) if given. Reads
-     * only the entries it returns (and those of process names that extend this one, which it skips).
+     * Up to {@code max} instance ids matching the filter (null: any process, any state), newest first, after
+     * {@code cursor} (an id) if given. Reads only the entries it could return, at most {@code max} per state it looks
+     * at (and those of process names that extend this one, which it skips).
      */
     public static List<String> newestIds(ReadOnlyKeyValueStore<String, String> index, String workspace, String process,
                                          InstanceState state, String cursor, int max) {
-        String prefix = prefix(workspace, process, state);
+        if (state != null) {
+            return newestIds(index, prefix(workspace, process, state), cursor, max);
+        }
+        List<String> ids = new ArrayList<>();
+        for (InstanceState each : InstanceState.values()) {
+            ids.addAll(newestIds(index, prefix(workspace, process, each), cursor, max));
+        }
+        ids.sort(Comparator.reverseOrder());
+        return ids.size() > max ? List.copyOf(ids.subList(0, max)) : ids;
+    }
+
+    private static List<String> newestIds(ReadOnlyKeyValueStore<String, String> index, String prefix, String cursor, int max) {
         List<String> ids = new ArrayList<>();
         // The prefix followed by '~' sorts after every id: ULIDs are Crockford base32, digits and capitals.
         String upper = prefix + (cursor == null ? "~" : cursor);

@@ -6,6 +6,7 @@ import dev.sopline.engine.processor.CommandProcessor;
 import dev.sopline.engine.processor.EventTopicsProcessor;
 import dev.sopline.engine.processor.GlobalStoreUpdater;
 import dev.sopline.engine.state.FinishedInstance;
+import dev.sopline.engine.state.HistoryRecord;
 import dev.sopline.engine.state.IdempotencyRecord;
 import dev.sopline.engine.state.Instance;
 import dev.sopline.engine.state.ProcessCounters;
@@ -122,7 +123,7 @@ public final class EngineTopology {
         topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(WAITING_STARTS_STORE), Serdes.String(),
                 new JsonSerde<>(WaitingStart.class)), COMMAND_PROCESSOR);
         topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(HISTORY_STORE), Serdes.String(),
-                new JsonSerde<>(dev.sopline.schemas.instance.HistoryEntry.class)), COMMAND_PROCESSOR);
+                HistoryRecord.serde()), COMMAND_PROCESSOR);
 
         // Public topics follow the CloudEvents Kafka binding: sop.events in structured mode, sop.steps.* in binary mode
         // (docs/decisions.md, "Events for subscribers").

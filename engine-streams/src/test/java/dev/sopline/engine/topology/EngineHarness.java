@@ -40,12 +40,14 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
 import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.internals.WrappedStateStore;
 import org.apache.kafka.streams.test.TestRecord;
 
 /** Drives the production topology in {@link TopologyTestDriver} with a clock the test moves. */
@@ -272,6 +274,14 @@ final class EngineHarness implements AutoCloseable {
 
     KeyValueStore<String, Object> store(String name) {
         return driver.getKeyValueStore(name);
+    }
+
+    /** Writes a value's bytes as they are into a store, past its serde: a record as an earlier version stored it. */
+    @SuppressWarnings("unchecked")
+    void putStoredBytes(String storeName, String key, byte[] value) {
+        KeyValueStore<Bytes, byte[]> bytes = ((WrappedStateStore<KeyValueStore<Bytes, byte[]>, String, Object>) (Object) driver.getKeyValueStore(storeName))
+                .wrapped();
+        bytes.put(Bytes.wrap(key.getBytes(StandardCharsets.UTF_8)), value);
     }
 
     private String nextCommandId() {

@@ -3,6 +3,7 @@ package dev.sopline.engine.topology;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.groups.Tuple.tuple;
 
+import dev.sopline.engine.state.HistoryRecord;
 import dev.sopline.engine.state.HistoryStore;
 import dev.sopline.schemas.command.Actor;
 import dev.sopline.schemas.command.CancelInstance;
@@ -38,7 +39,7 @@ class HistoryTopologyTest {
 
     @SuppressWarnings("unchecked")
     private List<HistoryEntry> history() {
-        KeyValueStore<String, HistoryEntry> store = (KeyValueStore<String, HistoryEntry>) (Object) engine.store(EngineTopology.HISTORY_STORE);
+        KeyValueStore<String, HistoryRecord> store = (KeyValueStore<String, HistoryRecord>) (Object) engine.store(EngineTopology.HISTORY_STORE);
         return HistoryStore.page(store, EngineHarness.WORKSPACE, ID, 0, 500);
     }
 
@@ -214,7 +215,7 @@ class HistoryTopologyTest {
 
         // when
         @SuppressWarnings("unchecked")
-        KeyValueStore<String, HistoryEntry> store = (KeyValueStore<String, HistoryEntry>) (Object) engine.store(EngineTopology.HISTORY_STORE);
+        KeyValueStore<String, HistoryRecord> store = (KeyValueStore<String, HistoryRecord>) (Object) engine.store(EngineTopology.HISTORY_STORE);
         List<HistoryEntry> first = HistoryStore.page(store, EngineHarness.WORKSPACE, ID, 0, 2);
         List<HistoryEntry> rest = HistoryStore.page(store, EngineHarness.WORKSPACE, ID, 2, 10);
 

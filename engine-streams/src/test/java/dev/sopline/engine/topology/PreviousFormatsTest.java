@@ -5,22 +5,31 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.groups.Tuple.tuple;
 
 import dev.sopline.engine.api.serde.JsonSerde;
+import dev.sopline.engine.state.HistoryRecord;
+import dev.sopline.engine.state.HistoryStore;
 import dev.sopline.engine.state.Instance;
 import dev.sopline.engine.api.view.ProcessVersions;
 import dev.sopline.schemas.command.CommandReply;
 import dev.sopline.schemas.command.InstanceKeys;
 import dev.sopline.schemas.definition.ProcessDefinition;
 import dev.sopline.schemas.definition.ProcessFiles;
+import dev.sopline.schemas.instance.HistoryEntry;
 import dev.sopline.schemas.json.Json;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.node.ObjectNode;
 
-/** Records written before each process version had its own key, and before instances counted their data, still read. */
+/**
+ * Records written before each process version had its own key, before instances counted their data, and before a
+ * history record held a whole decision's entries, still read.
+ */
 class PreviousFormatsTest {
 
     private static final String ID = "01JAAAAAAAAAAAAAAAAAAAAAAA";
@@ -118,5 +127,46 @@ class PreviousFormatsTest {
         assertThat(read.format()).isEqualTo(ProcessVersions.ALL_VERSIONS_FORMAT);
         assertThat(read.version("1.0")).isPresent();
         assertThat(read.name()).isEqualTo("billing");
+    }
+
+    /** History entries as the previous version stored them: one bare entry per record, keyed by its number. */
+    private static final String[] ONE_ENTRY_RECORDS = {
+            """
+            {"seq":1,"at":"2026-03-02T08:00:00Z","kind":"instance","to":"running","by":{"type":"token","id":"tok-ada","name":"ada"}}""",
+            """
+            {"seq":2,"at":"2026-03-02T08:00:00Z","kind":"step","step_id":"draft","from":"pending","to":"active","attempt":1,"by":{"type":"engine"}}""",
+            """
+            {"seq":3,"at":"2026-03-02T08:00:00Z","kind":"instance","from":"running","to":"waiting","by":{"type":"engine"}}"""};
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void shouldPageThroughHistoryRecordsOfThePreviousVersionAndThisOneAsOneHistory() {
+        // given: an instance whose start the previous version recorded, one record per entry
+        engine.register("two-step.yaml");
+        engine.start(ID, "two-step", Map.of("title", "Q3 plan"));
+        KeyValueStore<String, HistoryRecord> history = (KeyValueStore<String, HistoryRecord>) (Object) engine.store(EngineTopology.HISTORY_STORE);
+        String prefix = HistoryStore.prefix(WORKSPACE, ID);
+        List<String> written = new ArrayList<>();
+        try (KeyValueIterator<String, HistoryRecord> records = history.range(prefix, prefix + "~")) {
+            records.forEachRemaining(record -> written.add(record.key));
+        }
+        written.forEach(history::delete);
+        for (int seq = 1; seq <= ONE_ENTRY_RECORDS.length; seq++) {
+            engine.putStoredBytes(EngineTopology.HISTORY_STORE, prefix + "%012d".formatted(seq), ONE_ENTRY_RECORDS[seq - 1].getBytes(StandardCharsets.UTF_8));
+        }
+
+        // when: this version records the next decision
+        engine.submit(ID, "two-step", "draft", Map.of("text", "draft text"));
+
+        // then: the old entries come first and the new ones follow on, whichever page a cursor starts
+        assertThat(HistoryStore.page(history, WORKSPACE, ID, 0, 500))
+                .extracting(HistoryEntry::seq, HistoryEntry::stepId, HistoryEntry::to, entry -> entry.by().type())
+                .containsExactly(tuple(1L, null, "running", "token"), tuple(2L, "draft", "active", "engine"), tuple(3L, null, "waiting", "engine"),
+                        tuple(4L, "draft", "completed", "token"), tuple(5L, "review", "active", "engine"));
+        assertThat(HistoryStore.page(history, WORKSPACE, ID, 2, 1)).extracting(HistoryEntry::seq).containsExactly(3L, 4L);
+        assertThat(HistoryStore.page(history, WORKSPACE, ID, 3, 1)).extracting(HistoryEntry::seq).containsExactly(4L, 5L);
+        assertThat(HistoryStore.page(history, WORKSPACE, ID, 4, 10)).extracting(HistoryEntry::seq).containsExactly(5L);
+        assertThat(history.get(prefix + "000000000001").format()).isEqualTo(1);
+        assertThat(history.get(prefix + "000000000005").format()).isEqualTo(HistoryRecord.FORMAT);
     }
 }

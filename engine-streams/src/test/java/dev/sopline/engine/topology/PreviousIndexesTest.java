@@ -31,8 +31,8 @@ import org.junit.jupiter.api.Test;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * Records written by the previous engine, which kept no indexes, counters or window: its instances are indexed once,
- * with the first record the engine reads, and its timers still read and fire.
+ * Records written by the previous engines, which kept no indexes, counters or window, or a list index of format 1:
+ * their instances are indexed once, with the first record the engine reads, and their timers still read and fire.
  */
 class PreviousIndexesTest {
 
@@ -103,6 +103,30 @@ class PreviousIndexesTest {
         assertThat(engine.writtenCommands()).filteredOn(FireTimer.class::isInstance)
                 .extracting(command -> ((FireTimer) command).target(), command -> ((FireTimer) command).kind())
                 .containsExactly(tuple(NEW, FireTimer.Kind.STEP_TIMEOUT));
+    }
+
+    @Test
+    void shouldDropTheListKeysOfThePreviousFormatOnceAndListAsBefore() {
+        // given: an instance listed by an index of format 1, which also kept a key for every instance and one by process
+        ProcessDefinition definition = publishTwoStep();
+        KeyValueStore<String, Instance> instances = reads.store(EngineTopology.INSTANCES_STORE);
+        instances.put(InstanceKeys.key(WORKSPACE, OLD), withBothStepsActive(OLD, definition));
+        KeyValueStore<String, String> index = reads.store(EngineTopology.INSTANCE_INDEX_STORE);
+        for (String key : List.of("|a|", "|s|waiting|", "|p|two-step|", "|ps|two-step|waiting|")) {
+            index.put(WORKSPACE + key + OLD, OLD);
+        }
+        index.put("!indexes-format", "1");
+
+        // when the engine reads its next record
+        engine.start(NEW, "two-step", Map.of("title", "new"));
+
+        // then those keys are gone, and every list still holds each instance once, newest first
+        assertThat(reads.keys(EngineTopology.INSTANCE_INDEX_STORE)).noneMatch(key -> key.contains("|a|") || key.contains("|p|"));
+        assertThat(index.get("!indexes-format")).isEqualTo("2");
+        assertThat(reads.instances(null, null, null, 10)).containsExactly(NEW, OLD);
+        assertThat(reads.instances("two-step", null, null, 10)).containsExactly(NEW, OLD);
+        assertThat(reads.instances("two-step", null, NEW, 10)).containsExactly(OLD);
+        assertThat(reads.instances(null, InstanceState.WAITING, null, 1)).containsExactly(NEW);
     }
 
     private ProcessDefinition publishTwoStep() {
