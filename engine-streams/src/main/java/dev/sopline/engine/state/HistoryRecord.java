@@ -31,11 +31,6 @@ public record HistoryRecord(Integer format, List<HistoryEntry> entries) {
         this(FORMAT, entries);
     }
 
-    /** The number of the record's last entry, which its key carries. */
-    long lastSeq() {
-        return entries.get(entries.size() - 1).seq();
-    }
-
     /** JSON in both formats: a record of this version has {@code entries}, one of the previous version is an entry. */
     public static Serde<HistoryRecord> serde() {
         return Serdes.serdeFrom(
