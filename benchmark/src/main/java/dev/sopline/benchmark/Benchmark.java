@@ -290,7 +290,8 @@ public final class Benchmark {
             measured.put("requests", result.requests());
             measured.put("achieved_requests_per_s", round(result.achievedRequestsPerSecond()));
             measured.put("start_call_from_due_time_ms", percentiles(result.startCall()));
-            measured.put("errors", result.errors());
+            measured.put("errors", result.errorCount());
+            measured.put("errors_by_kind", result.errors());
             measured.put("completed", result.completed());
             measured.put("cpu", CpuUse.between(cpu[0], cpu[1], result.completedInWindow()));
             measured.put("platform_peak_rss_mib", platform.peakSinceResetMiB());

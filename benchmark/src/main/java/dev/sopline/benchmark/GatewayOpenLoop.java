@@ -14,7 +14,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.LockSupport;
 import org.HdrHistogram.ConcurrentHistogram;
 import org.HdrHistogram.Histogram;
@@ -54,12 +55,17 @@ final class GatewayOpenLoop implements AutoCloseable {
     /**
      * @param achievedRequestsPerSecond requests sent in the window over its length: below the rate only if the sender fell behind
      * @param startCall from each request's due time to its answer, in nanoseconds
-     * @param errors requests of the window answered other than 201, failed or not answered within 30 s
+     * @param errors requests of the window answered other than 201, failed or not answered within 30 s, by status or exception
      * @param completed instances started in the window that completed, by the window's end plus up to 60 s
      * @param completedInWindow completions seen during the window, whenever started: the numerator of CPU per instance
      */
-    record Result(int rate, int requests, double achievedRequestsPerSecond, Histogram startCall, int errors, long completed,
-                  long completedInWindow) {}
+    record Result(int rate, int requests, double achievedRequestsPerSecond, Histogram startCall, Map<String, Integer> errors,
+                  long completed, long completedInWindow) {
+
+        int errorCount() {
+            return errors.values().stream().mapToInt(Integer::intValue).sum();
+        }
+    }
 
     /**
      * Sends at {@code rate} requests per second for {@code warmUp}, unmeasured, then for {@code duration}, measured.
@@ -70,7 +76,7 @@ final class GatewayOpenLoop implements AutoCloseable {
         long warmUpRequests = warmUp.toNanos() / period;
         long measuredRequests = duration.toNanos() / period;
         Histogram startCall = new ConcurrentHistogram(TimeUnit.MINUTES.toNanos(1), 3);
-        AtomicInteger errors = new AtomicInteger();
+        Map<String, Integer> errors = new ConcurrentHashMap<>();
         List<CompletableFuture<?>> answers = new ArrayList<>();
         List<String> measuredIds = java.util.Collections.synchronizedList(new ArrayList<>());
         long firstDue = System.nanoTime();
@@ -99,7 +105,8 @@ final class GatewayOpenLoop implements AutoCloseable {
                 if (measured) {
                     startCall.recordValue(Math.min(answered - due, startCall.getHighestTrackableValue()));
                     if (!ok) {
-                        errors.incrementAndGet();
+                        String kind = error == null ? "HTTP " + response.statusCode() : rootCause(error).getClass().getSimpleName();
+                        errors.merge(kind, 1, Integer::sum);
                     }
                 }
             });
@@ -117,7 +124,12 @@ final class GatewayOpenLoop implements AutoCloseable {
         long completedInWindow = completions.completedAt().values().stream().filter(at -> at >= windowStart && at < windowEnd).count();
         awaitCompleted(measuredIds, System.nanoTime() + DRAIN_LIMIT.toNanos());
         long completed = measuredIds.stream().filter(completions.completedAt()::containsKey).count();
-        return new Result(rate, answers.size(), answers.size() / (sentWindow / 1e9), startCall, errors.get(), completed, completedInWindow);
+        return new Result(rate, answers.size(), answers.size() / (sentWindow / 1e9), startCall, new TreeMap<>(errors), completed,
+                completedInWindow);
+    }
+
+    private static Throwable rootCause(Throwable error) {
+        return error.getCause() == null ? error : rootCause(error.getCause());
     }
 
     private void awaitCompleted(List<String> ids, long deadline) throws InterruptedException {

@@ -80,7 +80,8 @@ final class Table {
         Map<String, Double> startCall = (Map<String, Double>) measured.get("start_call_from_due_time_ms");
         row(table, interval, name + "POST start answered, from when it was due", startCall,
                 measured.get("achieved_requests_per_s") + " req/s achieved, max " + startCall.get("max") + " ms, " + measured.get("errors")
-                        + " errors, " + measured.get("completed") + " of " + measured.get("requests") + " instances completed");
+                        + " errors " + measured.get("errors_by_kind") + ", " + measured.get("completed") + " of " + measured.get("requests")
+                        + " instances completed");
         Map<String, Object> cpu = (Map<String, Object>) measured.get("cpu");
         rateRow(table, interval, name + "CPU-s per 1,000 instances (% of a core): platform process (broker within it) + load generator",
                 cpuPart(cpu, "platform_process") + " (" + cpuPart(cpu, "broker") + ") + " + cpuPart(cpu, "load_generator"));
