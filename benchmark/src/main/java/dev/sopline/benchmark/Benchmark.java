@@ -23,11 +23,13 @@ import java.util.UUID;
 /**
  * One run, one broker per commit interval: the raw Kafka floor, the engine with SDK workers, the gateway under HTTP
  * load, instances run as users run them (started through the gateway by a closed loop of clients, completion read
- * back through it), and the platform's peak memory, measured on a fresh platform for each commit interval asked for.
+ * back through it), {@code POST start} at a fixed rate (an open loop), and the platform's peak memory, measured on a
+ * fresh platform for each commit interval asked for.
  * Prints one table with the ratios to the floor and writes the same figures as JSON.
  *
- * <pre>java -jar benchmark/target/sopline-benchmark.jar [--case=engine,floor,gateway,gateway-closed-loop] [--instances=2000]
- *     [--commit-interval-ms=10,100] [--concurrency=1,32,64] [--duration-s=30] [--profile=true] [--out=benchmark-results.json]</pre>
+ * <pre>java -jar benchmark/target/sopline-benchmark.jar [--case=engine,floor,gateway,gateway-closed-loop,gateway-rate] [--instances=2000]
+ *     [--commit-interval-ms=10,100] [--concurrency=1,32,64] [--rate=200] [--duration-s=30] [--profile=true]
+ *     [--platform-java-options="-XX:NativeMemoryTracking=summary"] [--out=benchmark-results.json]</pre>
  */
 public final class Benchmark {
 
@@ -70,8 +72,10 @@ public final class Benchmark {
                 list(options.getOrDefault("concurrency", "1,32,64")).stream().map(Integer::parseInt).toList(),
                 Duration.ofSeconds(Long.parseLong(options.getOrDefault("duration-s", "30"))),
                 Duration.ofSeconds(Long.parseLong(options.getOrDefault("ramp-s", "5"))),
+                Integer.parseInt(options.getOrDefault("rate", "200")),
                 Boolean.parseBoolean(options.getOrDefault("profile", "false")) ? out.toAbsolutePath().getParent() : null,
-                Path.of(options.getOrDefault("jar", "standalone/target/sopline-standalone.jar")));
+                Path.of(options.getOrDefault("jar", "standalone/target/sopline-standalone.jar")),
+                java.util.Arrays.stream(options.getOrDefault("platform-java-options", "").split(" ")).filter(option -> !option.isBlank()).toList());
         List<Duration> commitIntervals = list(options.getOrDefault("commit-interval-ms", "10,100")).stream()
                 .map(Long::parseLong).map(Duration::ofMillis).toList();
 
@@ -90,6 +94,8 @@ public final class Benchmark {
         reportedSettings.put("closed_loop_concurrency", settings.concurrency());
         reportedSettings.put("closed_loop_duration_s", settings.duration().toSeconds());
         reportedSettings.put("closed_loop_ramp_s", settings.ramp().toSeconds());
+        reportedSettings.put("open_loop_rate_per_s", settings.rate());
+        reportedSettings.put("platform_java_options", settings.platformJavaOptions());
         reportedSettings.put("commit_intervals_ms", commitIntervals.stream().map(Duration::toMillis).toList());
         report.put("settings", reportedSettings);
         List<Map<String, Object>> runs = new ArrayList<>();
@@ -107,22 +113,25 @@ public final class Benchmark {
     static final String FLOOR = "floor";
     static final String GATEWAY = "gateway";
     static final String GATEWAY_CLOSED_LOOP = "gateway-closed-loop";
-    private static final List<String> ALL_CASES = List.of(ENGINE, FLOOR, GATEWAY, GATEWAY_CLOSED_LOOP);
+    static final String GATEWAY_RATE = "gateway-rate";
+    private static final List<String> ALL_CASES = List.of(ENGINE, FLOOR, GATEWAY, GATEWAY_CLOSED_LOOP, GATEWAY_RATE);
 
     /**
      * @param concurrency the closed loop's numbers of instances in flight, one case each
-     * @param duration how long each closed-loop case is measured, after {@code ramp}
+     * @param duration how long each closed-loop case and the open loop are measured, after {@code ramp} or a warm-up
+     * @param rate the open loop's requests per second
      * @param profileDirectory where to write a flight recording of the platform during the busiest closed-loop case; null for none
      */
     private record Settings(Set<String> cases, int instances, int sequential, int httpRequests, int httpConcurrency, Duration warmUp,
-                            List<Integer> concurrency, Duration duration, Duration ramp, Path profileDirectory, Path jar) {}
+                            List<Integer> concurrency, Duration duration, Duration ramp, int rate, Path profileDirectory, Path jar,
+                            List<String> platformJavaOptions) {}
 
     /** Everything measured on one fresh platform whose engine commits every {@code commitInterval}. */
     private static Map<String, Object> run(Settings settings, Duration commitInterval) throws Exception {
         Map<String, Object> report = new LinkedHashMap<>();
         report.put("commit_interval_ms", commitInterval.toMillis());
         String label = "Commit interval " + commitInterval.toMillis() + " ms: ";
-        try (PlatformProcess platform = PlatformProcess.start(settings.jar(),
+        try (PlatformProcess platform = PlatformProcess.start(settings.jar(), settings.platformJavaOptions(),
                 Map.of("SOP_ENGINE_COMMIT_INTERVAL_MS", String.valueOf(commitInterval.toMillis())))) {
             Duration ready = platform.awaitHealthy(Duration.ofSeconds(120));
             report.put("platform_ready_ms", ready.toMillis());
@@ -197,6 +206,14 @@ public final class Benchmark {
                     report.put("gateway_closed_loop", closedLoopCases);
                 }
             }
+            if (settings.cases().contains(GATEWAY_RATE)) {
+                // Warm already when the closed loop ran; the start path only, when the engine's batch did.
+                Duration warmUp = settings.cases().contains(GATEWAY_CLOSED_LOOP) ? settings.ramp()
+                        : settings.cases().contains(ENGINE) ? settings.warmUp().dividedBy(4) : settings.warmUp();
+                System.out.println(label + "measuring POST start at " + settings.rate() + " requests/s through the gateway, after "
+                        + warmUp.toSeconds() + " s at that rate...");
+                report.put("gateway_rate", measureAtRate(platform, settings, warmUp));
+            }
             report.put("platform_peak_rss_mib", platform.peakRssMiB());
         }
         report.put("ratios", ratios(report));
@@ -255,6 +272,31 @@ public final class Benchmark {
         measured.put("platform_kafka_clients", platformClients);
         measured.put("load_generator_kafka_clients", loadGeneratorClients);
         return measured;
+    }
+
+    /**
+     * The open loop: {@code POST start} at the rate, the workers completing the steps, with the CPU the platform used
+     * while measuring and its peak resident set size over the whole case.
+     */
+    private static Map<String, Object> measureAtRate(PlatformProcess platform, Settings settings, Duration warmUp) throws Exception {
+        try (GatewayOpenLoop openLoop = new GatewayOpenLoop(platform.baseUrl(), PlatformProcess.TOKEN, platform.bootstrapServers(),
+                EngineRun.WORKER_GROUP); PlatformJvm jvm = PlatformJvm.attach(platform.pid())) {
+            platform.resetPeakRss();
+            CpuUse.Snapshot[] cpu = new CpuUse.Snapshot[2];
+            GatewayOpenLoop.Result result = openLoop.run(settings.rate(), warmUp, settings.duration(),
+                    () -> cpu[0] = CpuUse.take(platform, jvm), () -> cpu[1] = CpuUse.take(platform, jvm));
+            Map<String, Object> measured = new LinkedHashMap<>();
+            measured.put("rate_per_s", result.rate());
+            measured.put("requests", result.requests());
+            measured.put("achieved_requests_per_s", round(result.achievedRequestsPerSecond()));
+            measured.put("start_call_from_due_time_ms", percentiles(result.startCall()));
+            measured.put("errors", result.errorCount());
+            measured.put("errors_by_kind", result.errors());
+            measured.put("completed", result.completed());
+            measured.put("cpu", CpuUse.between(cpu[0], cpu[1], result.completedInWindow()));
+            measured.put("platform_peak_rss_mib", platform.peakSinceResetMiB());
+            return measured;
+        }
     }
 
     /** Throughput and latency of {@code settings.instances()} at once, then latency of instances started one at a time. */
@@ -352,6 +394,12 @@ public final class Benchmark {
             ratios.put("instances_per_s_times_3_steps_over_three_hop_chain",
                     round(((Number) engine.get("instances_per_s")).doubleValue() * 3 / chain));
         }
+        Map<String, Object> atRate = (Map<String, Object>) report.get("gateway_rate");
+        if (atRate != null) {
+            // Like for like: the tail of the start call against the tail of the floor's round trip.
+            ratios.put("gateway_rate_start_call_p99_over_floor_commit_per_record_p99", round(
+                    p99(atRate.get("start_call_from_due_time_ms")) / p99(floor.get("round_trip_commit_per_record_ms"))));
+        }
         List<Map<String, Object>> closedLoop = (List<Map<String, Object>>) report.get("gateway_closed_loop");
         for (Map<String, Object> measured : closedLoop == null ? List.<Map<String, Object>>of() : closedLoop) {
             String prefix = "closed_loop_c" + measured.get("concurrency") + "_";
@@ -373,6 +421,20 @@ public final class Benchmark {
     @SuppressWarnings("unchecked")
     private static double p50(Object percentiles) {
         return ((Map<String, Double>) percentiles).get("p50");
+    }
+
+    @SuppressWarnings("unchecked")
+    private static double p99(Object percentiles) {
+        return ((Map<String, Double>) percentiles).get("p99");
+    }
+
+    static Map<String, Double> percentiles(org.HdrHistogram.Histogram nanos) {
+        Map<String, Double> values = new LinkedHashMap<>();
+        for (double percentile : new double[] {50, 95, 99}) {
+            values.put("p" + (int) percentile, round(nanos.getValueAtPercentile(percentile) / 1e6));
+        }
+        values.put("max", round(nanos.getMaxValue() / 1e6));
+        return values;
     }
 
     static Map<String, Double> percentiles(Latencies latencies) {

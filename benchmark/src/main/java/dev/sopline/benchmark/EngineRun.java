@@ -5,27 +5,15 @@ import dev.sopline.engine.api.topic.EngineTopics;
 import dev.sopline.engine.api.serde.JsonSerde;
 import dev.sopline.schemas.command.Command;
 import dev.sopline.schemas.command.StartInstance;
-import dev.sopline.schemas.event.InstanceStateChanged;
-import dev.sopline.schemas.event.StateChangeEvents;
-import dev.sopline.schemas.instance.InstanceState;
-import dev.sopline.schemas.topic.Topics;
 import dev.sopline.worker.SopWorker;
-import io.cloudevents.CloudEvent;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicBoolean;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 
 /**
@@ -132,14 +120,13 @@ final class EngineRun implements AutoCloseable {
     private final Map<String, Long> startedAt = new ConcurrentHashMap<>();
     private final Map<String, String> processOf = new ConcurrentHashMap<>();
     private final java.util.concurrent.atomic.AtomicLong alternation = new java.util.concurrent.atomic.AtomicLong();
-    private final Map<String, Long> completedAt = new ConcurrentHashMap<>();
+    /** When each completion reached a {@code sop.events} subscriber: once the engine's transaction committed. */
+    private final CompletionFeed committed;
+    private final Map<String, Long> completedAt;
     /** When the engine wrote each completion, before its transaction committed: what {@code GET /sop/instances/:id} shows. */
-    private final Map<String, Long> decidedAt = new ConcurrentHashMap<>();
+    private CompletionFeed decided;
     private final Map<String, long[]> stepReadyAt = new ConcurrentHashMap<>();
-    private final AtomicBoolean running = new AtomicBoolean(true);
     private final String bootstrap;
-    private final Thread events;
-    private Thread decisions;
     private final List<SopWorker> workers;
 
     EngineRun(String bootstrap, int workerCount, int concurrency) throws InterruptedException {
@@ -149,10 +136,8 @@ final class EngineRun implements AutoCloseable {
                 ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true,
                 ProducerConfig.ACKS_CONFIG, "all",
                 ProducerConfig.LINGER_MS_CONFIG, 1), new StringSerializer(), new ByteArraySerializer());
-        java.util.concurrent.CountDownLatch following = new java.util.concurrent.CountDownLatch(1);
-        events = new Thread(() -> follow(bootstrap, "read_committed", completedAt, following), "bench-events");
-        events.start();
-        following.await();
+        committed = new CompletionFeed(bootstrap, "read_committed", startedAt::containsKey, "bench-events");
+        completedAt = committed.completedAt();
         workers = new java.util.ArrayList<>();
         // The workers are shared out between the teams: as many consumers and step threads in all as with one team.
         for (int i = 0; i < Math.max(2, workerCount); i++) {
@@ -180,62 +165,7 @@ final class EngineRun implements AutoCloseable {
      * instances run one at a time, so that a second reader of every event does not load the batch's measurement.
      */
     void followDecisions() throws InterruptedException {
-        java.util.concurrent.CountDownLatch following = new java.util.concurrent.CountDownLatch(1);
-        decisions = new Thread(() -> follow(bootstrap, "read_uncommitted", decidedAt, following), "bench-decisions");
-        decisions.start();
-        following.await();
-    }
-
-    /** Records in {@code seen} when each instance's completion arrives on {@code sop.events} at {@code isolation}. */
-    private void follow(String bootstrap, String isolation, Map<String, Long> seen, java.util.concurrent.CountDownLatch following) {
-        Map<String, Object> config = Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
-                ConsumerConfig.ISOLATION_LEVEL_CONFIG, isolation);
-        try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(config, new StringDeserializer(), new ByteArrayDeserializer())) {
-            List<TopicPartition> partitions = consumer.partitionsFor(Topics.EVENTS).stream()
-                    .map(info -> new TopicPartition(Topics.EVENTS, info.partition())).toList();
-            consumer.assign(partitions);
-            consumer.seekToEnd(partitions);
-            partitions.forEach(consumer::position);
-            following.countDown();
-            while (running.get()) {
-                boolean completions = false;
-                for (ConsumerRecord<String, byte[]> record : consumer.poll(Duration.ofMillis(50))) {
-                    // Only instance completions matter here; a cheap look at the bytes spares parsing the other seven
-                    // events of each instance (a step's completion also reads "to":"completed").
-                    if (!startedAt.containsKey(record.key()) || !contains(record.value(), INSTANCE_EVENT) || !contains(record.value(), COMPLETED)) {
-                        continue;
-                    }
-                    CloudEvent event = StateChangeEvents.read(record.value());
-                    if (event.getType().equals(StateChangeEvents.INSTANCE_STATE_CHANGED)
-                            && StateChangeEvents.data(event, InstanceStateChanged.class).to() == InstanceState.COMPLETED) {
-                        seen.putIfAbsent(record.key(), System.nanoTime());
-                        completions = true;
-                    }
-                }
-                if (completions) {
-                    synchronized (seen) {
-                        seen.notifyAll();
-                    }
-                }
-            }
-        }
-    }
-
-    private static final byte[] INSTANCE_EVENT = ('"' + StateChangeEvents.INSTANCE_STATE_CHANGED + '"').getBytes(java.nio.charset.StandardCharsets.UTF_8);
-    private static final byte[] COMPLETED = "\"to\":\"completed\"".getBytes(java.nio.charset.StandardCharsets.UTF_8);
-
-    private static boolean contains(byte[] haystack, byte[] needle) {
-        outer:
-        for (int i = 0; i <= haystack.length - needle.length; i++) {
-            for (int j = 0; j < needle.length; j++) {
-                if (haystack[i + j] != needle[j]) {
-                    continue outer;
-                }
-            }
-            return true;
-        }
-        return false;
+        decided = new CompletionFeed(bootstrap, "read_uncommitted", startedAt::containsKey, "bench-decisions");
     }
 
     /** Starts an instance of the three-step process, of each team in turn. */
@@ -301,7 +231,7 @@ final class EngineRun implements AutoCloseable {
      * shows {@code completed} through {@code GET /sop/instances/:id}; the commit follows within one commit interval.
      */
     Latencies startToDecided(List<String> ids) {
-        return since(startedAt, decidedAt, ids);
+        return since(startedAt, decided == null ? Map.of() : decided.completedAt(), ids);
     }
 
     private static Latencies since(Map<String, Long> from, Map<String, Long> to, List<String> ids) {
@@ -326,10 +256,9 @@ final class EngineRun implements AutoCloseable {
     @Override
     public void close() throws InterruptedException {
         workers.forEach(worker -> worker.close(Duration.ofSeconds(5)));
-        running.set(false);
-        events.join(5_000);
-        if (decisions != null) {
-            decisions.join(5_000);
+        committed.close();
+        if (decided != null) {
+            decided.close();
         }
         producer.close(Duration.ofSeconds(5));
     }

@@ -9,6 +9,8 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 
 /** The standalone platform in its own JVM, as users run it, on fresh ports and a fresh data directory. */
@@ -17,6 +19,7 @@ final class PlatformProcess implements AutoCloseable {
     static final String TOKEN = "benchmark-token";
 
     private final Process process;
+    private long peakBeforeReset = -1;
     final int httpPort;
     final int kafkaPort;
 
@@ -26,13 +29,20 @@ final class PlatformProcess implements AutoCloseable {
         this.kafkaPort = kafkaPort;
     }
 
-    static PlatformProcess start(Path jar, Map<String, String> extraEnv) throws IOException {
+    /**
+     * @param javaOptions options for the platform's JVM besides {@code -Xmx512m}, for example
+     *     {@code -XX:NativeMemoryTracking=summary} to see its memory with {@code jcmd <pid> VM.native_memory summary}
+     */
+    static PlatformProcess start(Path jar, List<String> javaOptions, Map<String, String> extraEnv) throws IOException {
         int httpPort = freePort();
         int kafkaPort = freePort();
         Path dataDir = Files.createTempDirectory("sopline-benchmark");
-        ProcessBuilder builder = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                // As the README starts it.
-                "-Xmx512m", "-jar", jar.toString());
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.add("-Xmx512m"); // as the README starts it
+        command.addAll(javaOptions);
+        command.addAll(List.of("-jar", jar.toString()));
+        ProcessBuilder builder = new ProcessBuilder(command);
         builder.environment().putAll(Map.of(
                 "SOP_DATA_DIR", dataDir.toString(),
                 "SOP_HTTP_PORT", String.valueOf(httpPort),
@@ -84,8 +94,26 @@ final class PlatformProcess implements AutoCloseable {
         throw new IllegalStateException("The platform was not healthy within " + limit);
     }
 
-    /** Peak resident set size of the platform's JVM so far (Linux {@code VmHWM}), in MiB; -1 elsewhere. */
+    /** Peak resident set size of the platform's JVM so far, in MiB; -1 where Linux's {@code /proc} is not there. */
     long peakRssMiB() {
+        return Math.max(peakBeforeReset, peakSinceResetMiB());
+    }
+
+    /**
+     * Starts a new peak at the current resident set size, as {@code echo 5 > /proc/<pid>/clear_refs} does (Linux 4.0
+     * and later), so that {@link #peakSinceResetMiB()} tells one case's peak; {@link #peakRssMiB()} keeps the run's.
+     */
+    void resetPeakRss() {
+        peakBeforeReset = peakRssMiB();
+        try {
+            Files.writeString(Path.of("/proc", String.valueOf(process.pid()), "clear_refs"), "5");
+        } catch (IOException e) {
+            // Not Linux, or an older kernel: the peak then stays the run's, as the report says.
+        }
+    }
+
+    /** Peak resident set size (Linux {@code VmHWM}) since {@link #resetPeakRss()} or the start, in MiB; -1 elsewhere. */
+    long peakSinceResetMiB() {
         try {
             for (String line : Files.readAllLines(Path.of("/proc", String.valueOf(process.pid()), "status"))) {
                 if (line.startsWith("VmHWM:")) {

@@ -47,6 +47,10 @@ final class Table {
             for (Map<String, Object> measured : closedLoop == null ? List.<Map<String, Object>>of() : closedLoop) {
                 closedLoopRows(table, interval, measured);
             }
+            Map<String, Object> atRate = (Map<String, Object>) run.get("gateway_rate");
+            if (atRate != null) {
+                atRateRows(table, interval, atRate);
+            }
             rateRow(table, interval, "Peak RSS of the platform JVM", run.get("platform_peak_rss_mib") + " MiB");
         }
         for (Map<String, Object> run : runs) {
@@ -68,6 +72,20 @@ final class Table {
         Map<String, Object> cpu = (Map<String, Object>) measured.get("cpu");
         rateRow(table, interval, name + "CPU-s per 1,000 instances (% of a core): platform process (broker within it) + load generator",
                 cpuPart(cpu, "platform_process") + " (" + cpuPart(cpu, "broker") + ") + " + cpuPart(cpu, "load_generator"));
+    }
+
+    @SuppressWarnings("unchecked")
+    private static void atRateRows(StringBuilder table, String interval, Map<String, Object> measured) {
+        String name = "Open loop through the gateway, " + measured.get("rate_per_s") + " requests/s: ";
+        Map<String, Double> startCall = (Map<String, Double>) measured.get("start_call_from_due_time_ms");
+        row(table, interval, name + "POST start answered, from when it was due", startCall,
+                measured.get("achieved_requests_per_s") + " req/s achieved, max " + startCall.get("max") + " ms, " + measured.get("errors")
+                        + " errors " + measured.get("errors_by_kind") + ", " + measured.get("completed") + " of " + measured.get("requests")
+                        + " instances completed");
+        Map<String, Object> cpu = (Map<String, Object>) measured.get("cpu");
+        rateRow(table, interval, name + "CPU-s per 1,000 instances (% of a core): platform process (broker within it) + load generator",
+                cpuPart(cpu, "platform_process") + " (" + cpuPart(cpu, "broker") + ") + " + cpuPart(cpu, "load_generator"));
+        rateRow(table, interval, name + "peak RSS of the platform JVM during the case", measured.get("platform_peak_rss_mib") + " MiB");
     }
 
     @SuppressWarnings("unchecked")

@@ -169,6 +169,7 @@ public record EngineSettings(
         props.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG, SkippingProcessingExceptionHandler.class);
         props.put(StreamsConfig.PRODUCTION_EXCEPTION_HANDLER_CLASS_CONFIG, ReplyOnlyProductionExceptionHandler.class);
         props.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, 16L * 1024 * 1024);
+        props.put(StreamsConfig.ROCKSDB_CONFIG_SETTER_CLASS_CONFIG, RocksDbStoreBudget.class);
         // No linger, one request in flight: a lone record leaves at once, and under load the records written while a
         // request is out go together in the next one, so the broker handles a few large requests, not many small ones.
         props.put(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), 0);
