@@ -16,11 +16,10 @@ public final class ApiViews {
 
     private ApiViews() {}
 
+    /** One conversion of the whole view: converting each step again, as well, would serialize every step twice per read. */
+    @SuppressWarnings("unchecked")
     public static Map<String, Object> instance(InstanceView view, String baseUrl) {
-        Map<String, Object> body = asMap(view);
-        body.remove("workspace");
-        body.put("steps", view.steps().stream().map(step -> step(step, baseUrl)).toList());
-        return body;
+        return (Map<String, Object>) instanceBody(asMap(view), baseUrl);
     }
 
     /** The instance-list entry: id, process, version, state and times. */

@@ -38,6 +38,11 @@ public final class TokenHashing {
 
     /** Constant-time comparison of a presented token's hash with a stored one. */
     public static boolean matches(String presented, String storedHashHex) {
-        return MessageDigest.isEqual(sha256(presented), HexFormat.of().parseHex(storedHashHex));
+        return matchesHash(sha256(presented), storedHashHex);
+    }
+
+    /** Constant-time comparison of a hash already computed (with {@link #sha256}) with a stored one. */
+    public static boolean matchesHash(byte[] presentedHash, String storedHashHex) {
+        return MessageDigest.isEqual(presentedHash, HexFormat.of().parseHex(storedHashHex));
     }
 }

@@ -5,6 +5,7 @@ import dev.sopline.gateway.config.SopProperties;
 import dev.sopline.gateway.store.CompactedTopicRegistry;
 import java.time.Instant;
 import java.util.Comparator;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -37,9 +38,11 @@ public class TokenRegistry extends CompactedTopicRegistry<TokenRecord> {
 
     /** The usable token with this secret, compared in constant time against its stored hash. */
     public Optional<TokenRecord> authenticate(String presented, Instant now) {
-        String id = idByHash.get(TokenHashing.hashHex(presented));
+        // Hashed once per request: the same hash finds the record and is compared with it.
+        byte[] hash = TokenHashing.sha256(presented);
+        String id = idByHash.get(HexFormat.of().formatHex(hash));
         Optional<TokenRecord> record = id == null ? Optional.empty() : view.get(id);
-        if (record.isEmpty() || !TokenHashing.matches(presented, record.get().hash()) || !record.get().isUsableAt(now)) {
+        if (record.isEmpty() || !TokenHashing.matchesHash(hash, record.get().hash()) || !record.get().isUsableAt(now)) {
             return Optional.empty();
         }
         lastUsed.put(record.get().id(), now);

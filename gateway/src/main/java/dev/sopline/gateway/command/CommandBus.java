@@ -42,6 +42,7 @@ public class CommandBus implements StopsConcurrently {
     private final JsonSerde<CommandReply> replySerde = new JsonSerde<>(CommandReply.class);
     private final TopicTail replies = new TopicTail();
     private final MeterRegistry meters;
+    private final Map<Class<?>, Map<String, Timer>> roundTrips = new ConcurrentHashMap<>();
     private KafkaProducer<String, byte[]> producer;
 
     public CommandBus(SopProperties properties, MeterRegistry meters) {
@@ -100,12 +101,15 @@ public class CommandBus implements StopsConcurrently {
     /** Commands sent and replies received, by command kind and reply status, with their round-trip latency. */
     private Timer roundTrip(Command command, String status) {
         Command kind = command instanceof dev.sopline.schemas.command.IdempotentCommand idempotent ? idempotent.command() : command;
-        return Timer.builder("sop.gateway.command.round_trip")
-                .description("From publishing a command to receiving the engine's reply")
-                .tag("command", kind.getClass().getSimpleName())
-                .tag("status", status)
-                .publishPercentileHistogram()
-                .register(meters);
+        // Kept per kind and status, so a request records into its timer without building the meter's id and looking it
+        // up in the registry again.
+        return roundTrips.computeIfAbsent(kind.getClass(), ignored -> new ConcurrentHashMap<>()).computeIfAbsent(status, ignored ->
+                Timer.builder("sop.gateway.command.round_trip")
+                        .description("From publishing a command to receiving the engine's reply")
+                        .tag("command", kind.getClass().getSimpleName())
+                        .tag("status", status)
+                        .publishPercentileHistogram()
+                        .register(meters));
     }
 
     /**
