@@ -46,7 +46,7 @@ public final class StandaloneLauncher {
         boolean training = TrainingRun.requested();
         StandaloneSettings settings;
         try {
-            settings = StandaloneSettings.from(training ? TrainingRun.onFreePorts(System.getenv()) : System.getenv());
+            settings = StandaloneSettings.from(training ? TrainingRun.environment(System.getenv()) : System.getenv());
         } catch (IllegalArgumentException | IOException badSetting) {
             System.err.println(badSetting.getMessage());
             System.exit(2);

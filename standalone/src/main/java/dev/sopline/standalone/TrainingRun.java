@@ -30,9 +30,13 @@ final class TrainingRun {
         return Boolean.getBoolean(PROPERTY);
     }
 
-    /** The environment with the HTTP and both broker ports set to ports that are free now. */
-    static Map<String, String> onFreePorts(Map<String, String> env) throws IOException {
+    /**
+     * The environment for the training: the embedded broker even where {@code KAFKA_BOOTSTRAP_SERVERS} names a cluster
+     * (the build must not write topics to it), and the HTTP and both broker ports set to ports that are free now.
+     */
+    static Map<String, String> environment(Map<String, String> env) throws IOException {
         Map<String, String> training = new HashMap<>(env);
+        training.remove("KAFKA_BOOTSTRAP_SERVERS");
         // All three sockets are open together, so the system hands out three different ports.
         try (ServerSocket http = new ServerSocket(0);
              ServerSocket kafka = new ServerSocket(0);
