@@ -4,6 +4,7 @@ import dev.sopline.gateway.GatewayApplication;
 import dev.sopline.judgment.AgentProviders;
 import dev.sopline.judgment.JudgmentAgent;
 import dev.sopline.judgment.JudgmentWorker;
+import java.io.IOException;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -42,10 +43,11 @@ public final class StandaloneLauncher {
 
     public static void main(String[] args) {
         long started = System.nanoTime();
+        boolean training = TrainingRun.requested();
         StandaloneSettings settings;
         try {
-            settings = StandaloneSettings.from(System.getenv());
-        } catch (IllegalArgumentException badSetting) {
+            settings = StandaloneSettings.from(training ? TrainingRun.environment(System.getenv()) : System.getenv());
+        } catch (IllegalArgumentException | IOException badSetting) {
             System.err.println(badSetting.getMessage());
             System.exit(2);
             return;
@@ -69,6 +71,21 @@ public final class StandaloneLauncher {
         LOG.info("Sopline started in {} ms, max heap {} MiB", (System.nanoTime() - started) / 1_000_000,
                 Runtime.getRuntime().maxMemory() / MIB);
         printBanner(settings, httpPort);
+        if (training) {
+            stopOnceHealthy(httpPort);
+        }
+    }
+
+    /** Ends a training start: the stop runs through the shutdown hook, as when a user stops the platform. */
+    private static void stopOnceHealthy(int httpPort) {
+        try {
+            TrainingRun.awaitHealthy(httpPort);
+            LOG.info("Training start healthy, stopping");
+            System.exit(0);
+        } catch (Exception failure) {
+            LOG.error("Training start failed, stopping: {}", failure.toString(), failure);
+            System.exit(1);
+        }
     }
 
     /** Starts every part, each added to {@code running} once started, and answers the port the gateway listens on. */
@@ -101,6 +118,8 @@ public final class StandaloneLauncher {
         // System properties outrank application.properties, where these default to the environment variables.
         System.setProperty("sop.kafka.bootstrap-servers", bootstrap);
         System.setProperty("sop.data-dir", settings.dataDir().toString());
+        // The gateway's server.port defaults to SOP_HTTP_PORT: the port checked above, or the training start's own.
+        System.setProperty(StandaloneSettings.HTTP_PORT, String.valueOf(settings.httpPort()));
         ConfigurableApplicationContext context = application.run(args);
         running.add("gateway and engine", context);
         if (agent != null) {

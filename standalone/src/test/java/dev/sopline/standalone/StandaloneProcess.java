@@ -9,12 +9,25 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
-/** The standalone jar run as a user runs it: a separate JVM process, on its own ports and data directory. */
+/**
+ * The platform started as a user starts it: the README's start command in a separate JVM process, run from the
+ * project's root, on its own ports and data directory.
+ */
 final class StandaloneProcess implements AutoCloseable {
 
     static final Path JAR = Path.of("target", "sopline-standalone.jar");
+    /** The tests run in the module's directory, the README's commands in the project's root. */
+    static final Path PROJECT_ROOT = Path.of("..").toAbsolutePath().normalize();
+
+    private static final Pattern START_COMMAND =
+            Pattern.compile("(?m)^\\./mvnw -q -B package -DskipTests && (java .+)$");
+    private static final Pattern FILE_ARGUMENT = Pattern.compile("-XX:SharedArchiveFile=(.+)|([^-].*\\.jar)");
 
     private final Path dataDir;
     private final Map<String, String> env;
@@ -32,16 +45,37 @@ final class StandaloneProcess implements AutoCloseable {
     }
 
     void start() throws IOException {
-        if (!Files.exists(JAR)) {
-            throw new IllegalStateException("Expected " + JAR.toAbsolutePath() + "; it is built by the package phase");
-        }
-        ProcessBuilder builder = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx1g", "-jar", JAR.toString());
+        List<String> command = new ArrayList<>(readmeStartCommand());
+        command.set(0, Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        ProcessBuilder builder = new ProcessBuilder(command).directory(PROJECT_ROOT.toFile());
         builder.environment().putAll(env);
-        builder.environment().put("SOP_DATA_DIR", dataDir.toString());
+        builder.environment().put("SOP_DATA_DIR", dataDir.toAbsolutePath().toString());
         builder.redirectErrorStream(true);
         builder.redirectOutput(ProcessBuilder.Redirect.appendTo(log().toFile()));
         process = builder.start();
+    }
+
+    /**
+     * The java command that follows the build in the README's "Start the platform", as words.
+     *
+     * @throws IllegalStateException if the README has none, or if the build did not make a file it names
+     */
+    static List<String> readmeStartCommand() throws IOException {
+        Matcher start = START_COMMAND.matcher(Files.readString(PROJECT_ROOT.resolve("README.md")));
+        if (!start.find()) {
+            throw new IllegalStateException("Expected the README to start the platform with: " + START_COMMAND.pattern());
+        }
+        List<String> command = List.of(start.group(1).trim().split(" +"));
+        for (String argument : command) {
+            Matcher file = FILE_ARGUMENT.matcher(argument);
+            if (file.matches()) {
+                Path built = PROJECT_ROOT.resolve(file.group(1) != null ? file.group(1) : file.group(2));
+                if (!Files.exists(built)) {
+                    throw new IllegalStateException("Expected " + built + "; it is built by the package phase");
+                }
+            }
+        }
+        return command;
     }
 
     /** Everything the process printed, standard output and error together. */
