@@ -74,7 +74,7 @@ public final class Benchmark {
                 Duration.ofSeconds(Long.parseLong(options.getOrDefault("ramp-s", "5"))),
                 Integer.parseInt(options.getOrDefault("rate", "200")),
                 Boolean.parseBoolean(options.getOrDefault("profile", "false")) ? out.toAbsolutePath().getParent() : null,
-                Path.of(options.getOrDefault("jar", "standalone/target/sopline-standalone.jar")),
+                Path.of(options.getOrDefault("jar", "standalone/target/sopline/sopline-standalone.jar")),
                 java.util.Arrays.stream(options.getOrDefault("platform-java-options", "").split(" ")).filter(option -> !option.isBlank()).toList());
         List<Duration> commitIntervals = list(options.getOrDefault("commit-interval-ms", "10,100")).stream()
                 .map(Long::parseLong).map(Duration::ofMillis).toList();

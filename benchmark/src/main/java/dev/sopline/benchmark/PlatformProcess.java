@@ -40,6 +40,11 @@ final class PlatformProcess implements AutoCloseable {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.add("-Xmx512m"); // as the README starts it
+        // The class-data archive the build trains beside the extracted jar, as the README's start command uses it.
+        Path archive = jar.resolveSibling("sopline.jsa");
+        if (Files.exists(archive)) {
+            command.add("-XX:SharedArchiveFile=" + archive);
+        }
         command.addAll(javaOptions);
         command.addAll(List.of("-jar", jar.toString()));
         ProcessBuilder builder = new ProcessBuilder(command);
