@@ -49,6 +49,23 @@ final class CompletionFeed implements AutoCloseable {
         return completedAt;
     }
 
+    /** Waits, without spinning, until every one of {@code ids} has completed or {@link System#nanoTime()} passes {@code deadline}. */
+    void awaitAll(List<String> ids, long deadline) throws InterruptedException {
+        List<String> open = new java.util.ArrayList<>(ids);
+        while (true) {
+            open.removeIf(completedAt::containsKey);
+            long left = deadline - System.nanoTime();
+            if (open.isEmpty() || left <= 0) {
+                return;
+            }
+            synchronized (completedAt) {
+                if (!completedAt.containsKey(open.get(0))) {
+                    completedAt.wait(Math.max(1, Math.min(50, left / 1_000_000)));
+                }
+            }
+        }
+    }
+
     private void follow(String bootstrap, String isolation, Predicate<String> ofInterest, CountDownLatch following) {
         Map<String, Object> config = Map.of(
                 ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,

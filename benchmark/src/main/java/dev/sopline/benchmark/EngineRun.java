@@ -190,20 +190,7 @@ final class EngineRun implements AutoCloseable {
 
     /** Waits, without spinning, until every one of {@code ids} has completed or {@code limit} has passed. */
     void awaitAll(List<String> ids, Duration limit) throws InterruptedException {
-        long deadline = System.nanoTime() + limit.toNanos();
-        List<String> open = new java.util.ArrayList<>(ids);
-        while (true) {
-            open.removeIf(completedAt::containsKey);
-            long left = deadline - System.nanoTime();
-            if (open.isEmpty() || left <= 0) {
-                return;
-            }
-            synchronized (completedAt) {
-                if (!completedAt.containsKey(open.get(0))) {
-                    completedAt.wait(Math.max(1, Math.min(50, left / 1_000_000)));
-                }
-            }
-        }
+        committed.awaitAll(ids, System.nanoTime() + limit.toNanos());
     }
 
     long completedCount(List<String> ids) {

@@ -114,7 +114,7 @@ final class GatewayOpenLoop implements AutoCloseable {
         long sentWindow = Math.max(lastSent, windowEnd) - windowStart;
         CompletableFuture.allOf(answers.toArray(CompletableFuture[]::new)).exceptionally(ignored -> null).join();
         long completedInWindow = completions.completedAt().values().stream().filter(at -> at >= windowStart && at < windowEnd).count();
-        awaitCompleted(measuredIds, System.nanoTime() + DRAIN_LIMIT.toNanos());
+        completions.awaitAll(measuredIds, System.nanoTime() + DRAIN_LIMIT.toNanos());
         long completed = measuredIds.stream().filter(completions.completedAt()::containsKey).count();
         return new Result(rate, answers.size(), answers.size() / (sentWindow / 1e9), startCall, new TreeMap<>(errors), completed,
                 completedInWindow);
@@ -122,23 +122,6 @@ final class GatewayOpenLoop implements AutoCloseable {
 
     private static Throwable rootCause(Throwable error) {
         return error.getCause() == null ? error : rootCause(error.getCause());
-    }
-
-    private void awaitCompleted(List<String> ids, long deadline) throws InterruptedException {
-        Map<String, Long> completedAt = completions.completedAt();
-        List<String> open = new ArrayList<>(ids);
-        while (true) {
-            open.removeIf(completedAt::containsKey);
-            long left = deadline - System.nanoTime();
-            if (open.isEmpty() || left <= 0) {
-                return;
-            }
-            synchronized (completedAt) {
-                if (!completedAt.containsKey(open.get(0))) {
-                    completedAt.wait(Math.max(1, Math.min(50, left / 1_000_000)));
-                }
-            }
-        }
     }
 
     private HttpRequest startRequest() {
