@@ -2,7 +2,7 @@ package dev.sopline.benchmark;
 
 import com.github.f4b6a3.ulid.UlidCreator;
 import dev.sopline.engine.api.topic.EngineTopics;
-import dev.sopline.engine.api.serde.JsonSerde;
+import dev.sopline.engine.api.serde.RecordSerde;
 import dev.sopline.schemas.command.Command;
 import dev.sopline.schemas.command.StartInstance;
 import dev.sopline.worker.SopWorker;
@@ -116,7 +116,7 @@ final class EngineRun implements AutoCloseable {
 
     private final String workspace = "default";
     private final KafkaProducer<String, byte[]> producer;
-    private final JsonSerde<Command> commands = new JsonSerde<>(Command.class);
+    private final RecordSerde<Command> commands = new RecordSerde<>(Command.class);
     private final Map<String, Long> startedAt = new ConcurrentHashMap<>();
     private final Map<String, String> processOf = new ConcurrentHashMap<>();
     private final java.util.concurrent.atomic.AtomicLong alternation = new java.util.concurrent.atomic.AtomicLong();

@@ -2,6 +2,7 @@ package dev.sopline.engine.runtime;
 
 import dev.sopline.engine.api.topic.EngineTopics;
 import dev.sopline.engine.api.serde.JsonSerde;
+import dev.sopline.engine.api.serde.RecordSerde;
 import dev.sopline.schemas.kafka.KafkaClientSecurity;
 import dev.sopline.schemas.command.Command;
 import dev.sopline.schemas.command.ReportStepResult;
@@ -59,7 +60,7 @@ public final class ResultRelay implements AutoCloseable {
                 }
             }
         }, SOURCE);
-        topology.addSink(SINK, EngineTopics.COMMANDS, new StringSerializer(), new JsonSerde<>(Command.class).serializer(), RELAY);
+        topology.addSink(SINK, EngineTopics.COMMANDS, new StringSerializer(), new RecordSerde<>(Command.class).serializer(), RELAY);
         return topology;
     }
 

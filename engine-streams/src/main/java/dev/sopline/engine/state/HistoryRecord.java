@@ -1,6 +1,7 @@
 package dev.sopline.engine.state;
 
 import dev.sopline.schemas.instance.HistoryEntry;
+import dev.sopline.engine.api.serde.RecordSerde;
 import dev.sopline.schemas.json.Json;
 import java.util.List;
 import org.apache.kafka.common.errors.SerializationException;
@@ -31,22 +32,28 @@ public record HistoryRecord(Integer format, List<HistoryEntry> entries) {
         this(FORMAT, entries);
     }
 
-    /** JSON in both formats: a record of this version has {@code entries}, one of the previous version is an entry. */
+    /**
+     * Written as every internal record is ({@link RecordSerde}); read in that form or as the JSON of earlier versions,
+     * where a record of format 2 has {@code entries} and one of the previous format is an entry.
+     */
     public static Serde<HistoryRecord> serde() {
         return Serdes.serdeFrom(
-                (topic, record) -> record == null ? null : Json.mapper().writeValueAsBytes(record),
+                (topic, record) -> record == null ? null : RecordSerde.write(record),
                 (topic, bytes) -> bytes == null ? null : read(topic, bytes));
     }
 
     private static HistoryRecord read(String topic, byte[] bytes) {
         try {
+            if (RecordSerde.isSmile(bytes)) {
+                return RecordSerde.read(bytes, HistoryRecord.class);
+            }
             JsonNode node = Json.mapper().readTree(bytes);
             if (node.has("entries")) {
                 return Json.mapper().treeToValue(node, HistoryRecord.class);
             }
             return new HistoryRecord(ONE_ENTRY_FORMAT, List.of(Json.mapper().treeToValue(node, HistoryEntry.class)));
         } catch (JacksonException e) {
-            throw new SerializationException("Expected a JSON history record on " + topic + ", but " + e.getOriginalMessage(), e);
+            throw new SerializationException("Expected a history record on " + topic + ", but " + e.getOriginalMessage(), e);
         }
     }
 }

@@ -1,6 +1,6 @@
 package dev.sopline.engine.topology;
 
-import dev.sopline.engine.api.serde.JsonSerde;
+import dev.sopline.engine.api.serde.RecordSerde;
 import dev.sopline.engine.api.topic.EngineTopics;
 import dev.sopline.engine.processor.CommandProcessor;
 import dev.sopline.engine.processor.EventTopicsProcessor;
@@ -84,44 +84,44 @@ public final class EngineTopology {
 
         topology.addGlobalStore(
                 Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(DEFINITIONS_STORE), Serdes.String(),
-                        new JsonSerde<>(ProcessVersions.class)).withLoggingDisabled(),
-                "definitions-source", keys, new JsonSerde<>(ProcessVersions.class).deserializer(), EngineTopics.DEFINITIONS,
+                        new RecordSerde<>(ProcessVersions.class)).withLoggingDisabled(),
+                "definitions-source", keys, new RecordSerde<>(ProcessVersions.class).deserializer(), EngineTopics.DEFINITIONS,
                 "definitions-updater", () -> new GlobalStoreUpdater<>(DEFINITIONS_STORE));
         topology.addGlobalStore(
                 Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(CALLBACKS_STORE), Serdes.String(),
-                        new JsonSerde<>(CallbackOwner.class)).withLoggingDisabled(),
-                "callbacks-source", keys, new JsonSerde<>(CallbackOwner.class).deserializer(), EngineTopics.CALLBACKS,
+                        new RecordSerde<>(CallbackOwner.class)).withLoggingDisabled(),
+                "callbacks-source", keys, new RecordSerde<>(CallbackOwner.class).deserializer(), EngineTopics.CALLBACKS,
                 "callbacks-updater", () -> new GlobalStoreUpdater<>(CALLBACKS_STORE));
 
-        topology.addSource(COMMANDS_SOURCE, keys, new JsonSerde<>(Command.class).deserializer(), EngineTopics.COMMANDS);
+        topology.addSource(COMMANDS_SOURCE, keys, new RecordSerde<>(Command.class).deserializer(), EngineTopics.COMMANDS);
         topology.addProcessor(COMMAND_PROCESSOR, () -> new CommandProcessor(config),
                 COMMANDS_SOURCE);
         // Cached: an instance written several times between two commits reaches RocksDB and its changelog once.
         topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(INSTANCES_STORE), Serdes.String(),
-                new JsonSerde<>(Instance.class)).withCachingEnabled(), COMMAND_PROCESSOR);
+                new RecordSerde<>(Instance.class)).withCachingEnabled(), COMMAND_PROCESSOR);
         topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(PROCESSES_STORE), Serdes.String(),
-                new JsonSerde<>(ProcessVersions.class)), COMMAND_PROCESSOR);
+                new RecordSerde<>(ProcessVersions.class)), COMMAND_PROCESSOR);
         topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(TIMERS_STORE), Serdes.String(),
-                new JsonSerde<>(Timer.class)), COMMAND_PROCESSOR);
+                new RecordSerde<>(Timer.class)), COMMAND_PROCESSOR);
         // Indexes derived from the instances, written with them in one transaction: on disk and logged, so a task that
         // starts finds them ready instead of scanning every instance (InstanceIndexes).
         topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(PENDING_STORE), Serdes.String(),
-                new JsonSerde<>(PendingStep.class)).withCachingEnabled(), COMMAND_PROCESSOR);
+                new RecordSerde<>(PendingStep.class)).withCachingEnabled(), COMMAND_PROCESSOR);
         // Not cached: its keys are new with each instance and state, so the cache would merge almost no writes, and
         // keeping them sorted in it cost the stream thread more than writing them through (docs/decisions.md,
         // "Cheaper work per instance").
         topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(INSTANCE_INDEX_STORE), Serdes.String(),
                 Serdes.String()), COMMAND_PROCESSOR);
         topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(FINISHED_STORE), Serdes.String(),
-                new JsonSerde<>(FinishedInstance.class)), COMMAND_PROCESSOR);
+                new RecordSerde<>(FinishedInstance.class)), COMMAND_PROCESSOR);
         topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(COUNTERS_STORE), Serdes.String(),
-                new JsonSerde<>(ProcessCounters.class)).withCachingEnabled(), COMMAND_PROCESSOR);
+                new RecordSerde<>(ProcessCounters.class)).withCachingEnabled(), COMMAND_PROCESSOR);
         topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(WINDOW_STORE), Serdes.String(),
-                new JsonSerde<>(WindowBucket.class)).withCachingEnabled(), COMMAND_PROCESSOR);
+                new RecordSerde<>(WindowBucket.class)).withCachingEnabled(), COMMAND_PROCESSOR);
         topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(IDEMPOTENCY_STORE), Serdes.String(),
-                new JsonSerde<>(IdempotencyRecord.class)), COMMAND_PROCESSOR);
+                new RecordSerde<>(IdempotencyRecord.class)), COMMAND_PROCESSOR);
         topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(WAITING_STARTS_STORE), Serdes.String(),
-                new JsonSerde<>(WaitingStart.class)), COMMAND_PROCESSOR);
+                new RecordSerde<>(WaitingStart.class)), COMMAND_PROCESSOR);
         topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(HISTORY_STORE), Serdes.String(),
                 HistoryRecord.serde()), COMMAND_PROCESSOR);
 
@@ -139,12 +139,12 @@ public final class EngineTopology {
         topology.addProcessor(AUTOMATED_STEPS_ROUTER, AutomatedStepsRouter::new, COMMAND_PROCESSOR);
         TopicNameExtractor<String, StepReady> byNamespace = (key, ready, context) -> Topics.automatedStepsFor(ready.run());
         topology.addSink(AUTOMATED_STEPS_SINK, byNamespace, keyWriter, new StepReadySerializer(), AUTOMATED_STEPS_ROUTER);
-        topology.addSink(REPLIES_SINK, EngineTopics.REPLIES, keyWriter, new JsonSerde<>(CommandReply.class).serializer(), COMMAND_PROCESSOR);
-        topology.addSink(DEFINITIONS_SINK, EngineTopics.DEFINITIONS, keyWriter, new JsonSerde<>(ProcessVersions.class).serializer(),
+        topology.addSink(REPLIES_SINK, EngineTopics.REPLIES, keyWriter, new RecordSerde<>(CommandReply.class).serializer(), COMMAND_PROCESSOR);
+        topology.addSink(DEFINITIONS_SINK, EngineTopics.DEFINITIONS, keyWriter, new RecordSerde<>(ProcessVersions.class).serializer(),
                 COMMAND_PROCESSOR);
-        topology.addSink(CALLBACKS_SINK, EngineTopics.CALLBACKS, keyWriter, new JsonSerde<>(CallbackOwner.class).serializer(),
+        topology.addSink(CALLBACKS_SINK, EngineTopics.CALLBACKS, keyWriter, new RecordSerde<>(CallbackOwner.class).serializer(),
                 COMMAND_PROCESSOR);
-        topology.addSink(COMMANDS_SINK, EngineTopics.COMMANDS, keyWriter, new JsonSerde<>(Command.class).serializer(), COMMAND_PROCESSOR);
+        topology.addSink(COMMANDS_SINK, EngineTopics.COMMANDS, keyWriter, new RecordSerde<>(Command.class).serializer(), COMMAND_PROCESSOR);
         return topology;
     }
 }

@@ -2,6 +2,7 @@ package dev.sopline.engine.it;
 
 import dev.sopline.engine.api.topic.EngineTopics;
 import dev.sopline.engine.api.serde.JsonSerde;
+import dev.sopline.engine.api.serde.RecordSerde;
 import dev.sopline.schemas.command.Command;
 import dev.sopline.schemas.command.CommandReply;
 import dev.sopline.schemas.command.RegisterProcess;
@@ -83,7 +84,7 @@ final class EngineClient implements AutoCloseable {
         props.put(ProducerConfig.LINGER_MS_CONFIG, 0);
         producer = new KafkaProducer<>(props, new StringSerializer(), new ByteArraySerializer());
         follow(EngineTopics.REPLIES, isolation, record -> {
-            CommandReply reply = new JsonSerde<>(CommandReply.class).deserializer().deserialize(record.topic(), record.value());
+            CommandReply reply = new RecordSerde<>(CommandReply.class).deserializer().deserialize(record.topic(), record.value());
             repliesSeen.merge(reply.commandId(), 1, Integer::sum);
             firstReplies.putIfAbsent(reply.commandId(), reply);
             CompletableFuture<CommandReply> future = waiting.remove(reply.commandId());
@@ -189,7 +190,7 @@ final class EngineClient implements AutoCloseable {
         CompletableFuture<CommandReply> future = new CompletableFuture<>();
         waiting.put(command.commandId(), future);
         producer.send(new ProducerRecord<>(EngineTopics.COMMANDS, command.key(),
-                new JsonSerde<>(Command.class).serializer().serialize(EngineTopics.COMMANDS, command)));
+                new RecordSerde<>(Command.class).serializer().serialize(EngineTopics.COMMANDS, command)));
         return future;
     }
 

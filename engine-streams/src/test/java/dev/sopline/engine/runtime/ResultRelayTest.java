@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sopline.engine.api.topic.EngineTopics;
 import dev.sopline.engine.api.serde.JsonSerde;
+import dev.sopline.engine.api.serde.RecordSerde;
 import dev.sopline.schemas.command.Command;
 import dev.sopline.schemas.command.ReportStepResult;
 import dev.sopline.schemas.event.StepResult;
@@ -31,7 +32,7 @@ class ResultRelayTest {
     private final TestInputTopic<String, StepResult> results = driver.createInputTopic(Topics.STEP_RESULTS, new StringSerializer(),
             new JsonSerde<>(StepResult.class).serializer());
     private final TestOutputTopic<String, Command> commands = driver.createOutputTopic(EngineTopics.COMMANDS, new StringDeserializer(),
-            new JsonSerde<>(Command.class).deserializer());
+            new RecordSerde<>(Command.class).deserializer());
 
     @AfterEach
     void close() {

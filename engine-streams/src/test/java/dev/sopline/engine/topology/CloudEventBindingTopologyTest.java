@@ -3,6 +3,7 @@ package dev.sopline.engine.topology;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sopline.engine.api.serde.JsonSerde;
+import dev.sopline.engine.api.serde.RecordSerde;
 import dev.sopline.engine.api.topic.EngineTopics;
 import dev.sopline.engine.decision.CallbackIds;
 import dev.sopline.schemas.command.Command;
@@ -59,7 +60,7 @@ class CloudEventBindingTopologyTest {
         props.put(StreamsConfig.STATE_DIR_CONFIG, Files.createTempDirectory("cloudevent-binding").toString());
         driver = new TopologyTestDriver(EngineTopology.build(new EngineConfig(Duration.ofMillis(100), new CallbackIds(EngineHarness.SECRET))),
                 props, EngineHarness.START);
-        commands = driver.createInputTopic(EngineTopics.COMMANDS, new StringSerializer(), new JsonSerde<>(Command.class).serializer());
+        commands = driver.createInputTopic(EngineTopics.COMMANDS, new StringSerializer(), new RecordSerde<>(Command.class).serializer());
         events = driver.createOutputTopic(Topics.EVENTS, new StringDeserializer(), new ByteArrayDeserializer());
         formSteps = driver.createOutputTopic(FORM_STEPS, new StringDeserializer(), new ByteArrayDeserializer());
 

@@ -1,6 +1,7 @@
 package dev.sopline.engine.topology;
 
 import dev.sopline.engine.api.serde.JsonSerde;
+import dev.sopline.engine.api.serde.RecordSerde;
 import dev.sopline.engine.api.topic.EngineTopics;
 import dev.sopline.engine.decision.CallbackIds;
 import dev.sopline.engine.state.Instance;
@@ -85,11 +86,11 @@ final class EngineHarness implements AutoCloseable {
         }
         driver = new TopologyTestDriver(EngineTopology.build(config), props, START);
         StringSerializer keys = new StringSerializer();
-        commands = driver.createInputTopic(EngineTopics.COMMANDS, keys, new JsonSerde<>(Command.class).serializer());
+        commands = driver.createInputTopic(EngineTopics.COMMANDS, keys, new RecordSerde<>(Command.class).serializer());
         StringDeserializer keyReader = new StringDeserializer();
-        replies = driver.createOutputTopic(EngineTopics.REPLIES, keyReader, new JsonSerde<>(CommandReply.class).deserializer());
+        replies = driver.createOutputTopic(EngineTopics.REPLIES, keyReader, new RecordSerde<>(CommandReply.class).deserializer());
         events = driver.createOutputTopic(Topics.EVENTS, keyReader, new ByteArrayDeserializer());
-        followUps = driver.createOutputTopic(EngineTopics.COMMANDS, keyReader, new JsonSerde<>(Command.class).deserializer());
+        followUps = driver.createOutputTopic(EngineTopics.COMMANDS, keyReader, new RecordSerde<>(Command.class).deserializer());
         for (StepType type : StepType.values()) {
             ready.put(type, driver.createOutputTopic(Topics.stepReady(type), keyReader, new JsonSerde<>(StepReady.class).deserializer()));
         }
@@ -183,6 +184,12 @@ final class EngineHarness implements AutoCloseable {
         commands.pipeInput(command.key(), command, now);
     }
 
+    /** Publishes a command as JSON, as an engine of an earlier version or a client writing to the topic itself did. */
+    void publishAsJson(Command command) {
+        driver.createInputTopic(EngineTopics.COMMANDS, new StringSerializer(), new org.apache.kafka.common.serialization.ByteArraySerializer())
+                .pipeInput(command.key(), dev.sopline.schemas.json.Json.mapper().writeValueAsBytes(command), now);
+    }
+
     Optional<CommandReply> reply(String commandId) {
         seenReplies.addAll(replies.readValuesToList());
         return seenReplies.stream().filter(reply -> commandId.equals(reply.commandId())).findFirst();
@@ -270,6 +277,11 @@ final class EngineHarness implements AutoCloseable {
     List<String> changelogKeys(String storeName) {
         return changelogs.computeIfAbsent(storeName, name -> driver.createOutputTopic("engine-test-" + name + "-changelog",
                 new StringDeserializer(), new ByteArrayDeserializer())).readRecordsToList().stream().map(TestRecord::key).toList();
+    }
+
+    /** The records written to a topic since they were last read, as bytes. */
+    List<TestRecord<String, byte[]>> records(String topic) {
+        return driver.createOutputTopic(topic, new StringDeserializer(), new ByteArrayDeserializer()).readRecordsToList();
     }
 
     KeyValueStore<String, Object> store(String name) {

@@ -2,7 +2,7 @@ package dev.sopline.engine.topology;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.sopline.engine.api.serde.JsonSerde;
+import dev.sopline.engine.api.serde.RecordSerde;
 import dev.sopline.engine.api.topic.EngineTopics;
 import dev.sopline.engine.decision.CallbackIds;
 import dev.sopline.schemas.command.CancelInstance;
@@ -16,7 +16,6 @@ import dev.sopline.schemas.definition.ProcessFiles;
 import dev.sopline.schemas.definition.StepType;
 import dev.sopline.schemas.event.StepResult;
 import dev.sopline.schemas.instance.StepError;
-import dev.sopline.schemas.json.Json;
 import dev.sopline.schemas.topic.Topics;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -60,7 +59,7 @@ class LogReplayDeterminismTest {
     private static final Instant START = Instant.parse("2026-03-02T08:00:00Z");
     private static final List<String> IDS = List.of("01JR0000000000000000000001", "01JR0000000000000000000002", "01JR0000000000000000000003");
     private static final CallbackIds CALLBACK_IDS = new CallbackIds(EngineHarness.SECRET);
-    private static final Serializer<Command> COMMANDS = new JsonSerde<>(Command.class).serializer();
+    private static final Serializer<Command> COMMANDS = new RecordSerde<>(Command.class).serializer();
     private static final List<String> COMPARED_TOPICS = compared();
     private static final List<String> PROCESSES = List.of("two-step", "billing", "identity");
     /** No version named, the one registered first, and one registered only during the scenario (the start waits). */
@@ -208,7 +207,7 @@ class LogReplayDeterminismTest {
     }
 
     private static String commandKind(Logged record) {
-        return Json.mapper().readTree(record.value()).path("command").asString();
+        return RecordSerde.read(record.value(), tools.jackson.databind.JsonNode.class).path("command").asString();
     }
 
     private static Map<String, Object> startInputs(String process) {

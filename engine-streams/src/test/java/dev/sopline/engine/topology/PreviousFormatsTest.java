@@ -4,7 +4,7 @@ import static dev.sopline.engine.topology.EngineHarness.WORKSPACE;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.groups.Tuple.tuple;
 
-import dev.sopline.engine.api.serde.JsonSerde;
+import dev.sopline.engine.api.serde.RecordSerde;
 import dev.sopline.engine.state.HistoryRecord;
 import dev.sopline.engine.state.HistoryStore;
 import dev.sopline.engine.state.Instance;
@@ -93,7 +93,7 @@ class PreviousFormatsTest {
         previous.remove("data_bytes");
 
         // when
-        Instance read = new JsonSerde<>(Instance.class).deserializer().deserialize("changelog", Json.mapper().writeValueAsBytes(previous));
+        Instance read = new RecordSerde<>(Instance.class).deserializer().deserialize("changelog", Json.mapper().writeValueAsBytes(previous));
 
         // then
         assertThat(read.dataBytes()).isZero();
@@ -111,7 +111,7 @@ class PreviousFormatsTest {
         // when
         ObjectNode stored = Json.mapper().valueToTree(engine.instance(ID));
         byte[] withBlocks = Json.mapper().writeValueAsBytes(engine.instance(OTHER_ID));
-        Instance read = new JsonSerde<>(Instance.class).deserializer().deserialize("changelog", withBlocks);
+        Instance read = new RecordSerde<>(Instance.class).deserializer().deserialize("changelog", withBlocks);
 
         // then: a step outside blocks is stored exactly as before; a step in a block keeps its place when read back
         assertThat(stored.get("steps").get(0).propertyNames()).doesNotContain("block", "branch");
@@ -122,7 +122,7 @@ class PreviousFormatsTest {
 
     @Test
     void shouldReadAProcessRecordWithoutAFormatAsThePreviousFormat() {
-        ProcessVersions read = new JsonSerde<>(ProcessVersions.class).deserializer().deserialize("definitions", allVersionsRecord("automated.yaml"));
+        ProcessVersions read = new RecordSerde<>(ProcessVersions.class).deserializer().deserialize("definitions", allVersionsRecord("automated.yaml"));
 
         assertThat(read.format()).isEqualTo(ProcessVersions.ALL_VERSIONS_FORMAT);
         assertThat(read.version("1.0")).isPresent();

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
 import dev.sopline.engine.api.query.PendingFilter;
-import dev.sopline.engine.api.serde.JsonSerde;
+import dev.sopline.engine.api.serde.RecordSerde;
 import dev.sopline.engine.state.Instance;
 import dev.sopline.engine.state.ProcessVersionStore;
 import dev.sopline.engine.api.view.ProcessVersions;
@@ -88,7 +88,7 @@ class PreviousIndexesTest {
         // given a timer as the previous engine stored it
         ObjectNode previous = Json.mapper().valueToTree(new Timer(START.plusSeconds(1), Timer.Kind.STEP_TIMEOUT, WORKSPACE, NEW, "draft", 1));
         previous.remove("format");
-        Timer read = new JsonSerde<>(Timer.class).deserializer().deserialize("timers", Json.mapper().writeValueAsBytes(previous));
+        Timer read = new RecordSerde<>(Timer.class).deserializer().deserialize("timers", Json.mapper().writeValueAsBytes(previous));
         publishTwoStep();
         engine.start(NEW, "two-step", Map.of("title", "new"));
         KeyValueStore<String, Timer> timers = reads.store(EngineTopology.TIMERS_STORE);

@@ -1,7 +1,7 @@
 package dev.sopline.gateway.command;
 
 import dev.sopline.engine.api.topic.EngineTopics;
-import dev.sopline.engine.api.serde.JsonSerde;
+import dev.sopline.engine.api.serde.RecordSerde;
 import dev.sopline.schemas.kafka.KafkaClientSecurity;
 import dev.sopline.gateway.config.SopProperties;
 import dev.sopline.gateway.store.TopicTail;
@@ -38,8 +38,8 @@ public class CommandBus implements StopsConcurrently {
 
     private final SopProperties properties;
     private final Map<String, CompletableFuture<CommandReply>> waiting = new ConcurrentHashMap<>();
-    private final JsonSerde<Command> commands = new JsonSerde<>(Command.class);
-    private final JsonSerde<CommandReply> replySerde = new JsonSerde<>(CommandReply.class);
+    private final RecordSerde<Command> commands = new RecordSerde<>(Command.class);
+    private final RecordSerde<CommandReply> replySerde = new RecordSerde<>(CommandReply.class);
     private final TopicTail replies = new TopicTail();
     private final MeterRegistry meters;
     private final Map<Class<?>, Map<String, Timer>> roundTrips = new ConcurrentHashMap<>();

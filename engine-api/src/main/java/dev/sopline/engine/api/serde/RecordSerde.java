@@ -1,0 +1,62 @@
+package dev.sopline.engine.api.serde;
+
+import dev.sopline.schemas.json.Json;
+import org.apache.kafka.common.errors.SerializationException;
+import org.apache.kafka.common.serialization.Deserializer;
+import org.apache.kafka.common.serialization.Serde;
+import org.apache.kafka.common.serialization.Serializer;
+import tools.jackson.core.JacksonException;
+import tools.jackson.dataformat.smile.SmileMapper;
+
+/**
+ * The serde of the engine's internal records: commands, replies, published definitions, callback owners and every
+ * store. They are written in Smile, Jackson's binary form of JSON, with the project's one mapping ({@link Json}), so
+ * they hold the same fields and values as before, in about two thirds of the bytes and at a fraction of the parsing
+ * (no text to scan for numbers and escapes, field names written once per record). Records written as JSON by an
+ * earlier version, or by a client that writes commands itself, are still read: a Smile record begins with its
+ * header {@code :)\n}, which no JSON value does. Public topics keep CloudEvents JSON ({@link JsonSerde}).
+ */
+public final class RecordSerde<T> implements Serde<T> {
+
+    private static final SmileMapper SMILE = Json.configure(SmileMapper.builder()).build();
+
+    private final Class<T> type;
+
+    public RecordSerde(Class<T> type) {
+        this.type = type;
+    }
+
+    /** A record's bytes as this version writes them. */
+    public static byte[] write(Object value) {
+        return SMILE.writeValueAsBytes(value);
+    }
+
+    /** A record in either form: Smile, or the JSON of an earlier version. */
+    public static <T> T read(byte[] bytes, Class<T> type) {
+        return isSmile(bytes) ? SMILE.readValue(bytes, type) : Json.mapper().readValue(bytes, type);
+    }
+
+    /** Whether the bytes begin with Smile's header, {@code :)} and a line feed. */
+    public static boolean isSmile(byte[] bytes) {
+        return bytes.length >= 3 && bytes[0] == ':' && bytes[1] == ')' && bytes[2] == '\n';
+    }
+
+    @Override
+    public Serializer<T> serializer() {
+        return (topic, value) -> value == null ? null : write(value);
+    }
+
+    @Override
+    public Deserializer<T> deserializer() {
+        return (topic, bytes) -> {
+            if (bytes == null) {
+                return null;
+            }
+            try {
+                return read(bytes, type);
+            } catch (JacksonException e) {
+                throw new SerializationException("Expected a " + type.getSimpleName() + " record on " + topic + ", but " + e.getOriginalMessage(), e);
+            }
+        };
+    }
+}

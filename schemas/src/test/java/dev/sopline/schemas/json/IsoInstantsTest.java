@@ -1,0 +1,74 @@
+package dev.sopline.schemas.json;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+import tools.jackson.core.type.TypeReference;
+import tools.jackson.databind.json.JsonMapper;
+
+/** The project's instants read and write as Jackson's own do, only without {@code DateTimeFormatter}. */
+class IsoInstantsTest {
+
+    /** Jackson's mapping without the module: what the project wrote and read before. */
+    private static final JsonMapper JACKSON = JsonMapper.builder().build();
+
+    private static final long YEAR_0 = Instant.parse("0000-01-01T00:00:00Z").getEpochSecond();
+    private static final long YEAR_9999_END = Instant.parse("9999-12-31T23:59:59Z").getEpochSecond();
+
+    record Stamped(Instant at) {}
+
+    /** Random instants from year 0 to 9999, from a fixed seed so that a failure can be run again. */
+    @Test
+    void shouldWriteTheTextJacksonWritesAndReadItBack() {
+        Random random = new Random(20261126L);
+        for (int sample = 0; sample < 20_000; sample++) {
+            long seconds = YEAR_0 + (long) (random.nextDouble() * (YEAR_9999_END - YEAR_0));
+            int nanos = random.nextInt(1_000_000_000);
+            // Whole seconds, milliseconds, microseconds and nanoseconds each take their own path.
+            int fraction = switch (sample % 4) {
+                case 0 -> 0;
+                case 1 -> nanos / 1_000_000 * 1_000_000;
+                case 2 -> nanos / 1_000 * 1_000;
+                default -> nanos;
+            };
+            Instant instant = Instant.ofEpochSecond(seconds, fraction);
+
+            String written = Json.mapper().writeValueAsString(new Stamped(instant));
+
+            assertThat(written).isEqualTo(JACKSON.writeValueAsString(new Stamped(instant)));
+            assertThat(Json.mapper().readValue(written, Stamped.class).at()).isEqualTo(instant);
+        }
+    }
+
+    /** Other offsets, short fractions, long years, impossible dates: whatever Jackson made of them, this makes too. */
+    @Test
+    void shouldReadOrRefuseWhatJacksonReadsOrRefuses() {
+        for (String text : List.of("2026-03-02T09:00:00+01:00", "2026-03-02T08:00:00.5Z", "+12026-03-02T08:00:00Z", "2024-02-29T23:59:59Z",
+                "2026-03-02T08:00:00.1234567891Z", "2026-02-30T08:00:00Z", "2026-03-02T24:00:00Z", "2026-03-02 08:00:00Z",
+                "2026-03-02t08:00:00z", "yesterday", "")) {
+            String json = "{\"at\":\"" + text + "\"}";
+            assertThat(outcome(Json.mapper(), json)).as(text).isEqualTo(outcome(JACKSON, json));
+        }
+        assertThat(Json.mapper().readValue("{\"at\":1772438400.5}", Stamped.class).at()).isEqualTo(Instant.parse("2026-03-02T08:00:00.500Z"));
+    }
+
+    private static Object outcome(JsonMapper mapper, String json) {
+        try {
+            return mapper.readValue(json, Stamped.class).at();
+        } catch (tools.jackson.core.JacksonException e) {
+            return "refused";
+        }
+    }
+
+    @Test
+    void shouldLeaveTimestampsInsideUntypedValuesAsText() {
+        Map<String, Object> read = Json.mapper().readValue(Json.mapper().writeValueAsBytes(Map.of("at", Instant.parse("2026-03-02T08:00:00Z"))),
+                new TypeReference<Map<String, Object>>() {});
+
+        assertThat(read).containsEntry("at", "2026-03-02T08:00:00Z");
+    }
+}
