@@ -21,4 +21,10 @@ class EngineBoundaryTest {
     static final ArchRule gatewayUsesOnlyTheEngineApi = noClasses().that().resideInAPackage("dev.sopline.gateway..")
             .should().dependOnClassesThat(resideInAPackage("dev.sopline.engine..").and(not(resideInAPackage("dev.sopline.engine.api.."))))
             .because("the gateway compiles against engine-api; the engine is found at run time through ServiceLoader");
+
+    /** Kafka Streams is the engine's inside: a reader learns that a read cannot be answered from engine-api's own type. */
+    @ArchTest
+    static final ArchRule gatewayUsesNoKafkaStreams = noClasses().that().resideInAPackage("dev.sopline.gateway..")
+            .should().dependOnClassesThat(resideInAPackage("org.apache.kafka.streams.."))
+            .because("engine-api says \"cannot answer now\" with StateUnavailableException, and the gateway runs without the engine's jar");
 }

@@ -3,6 +3,7 @@ package dev.sopline.engine.query;
 import dev.sopline.engine.api.query.EngineReader;
 import dev.sopline.engine.api.query.InstanceFilter;
 import dev.sopline.engine.api.query.Page;
+import dev.sopline.engine.api.query.StateUnavailableException;
 import dev.sopline.engine.api.query.PendingFilter;
 import dev.sopline.engine.api.query.WorkspaceCounts;
 import dev.sopline.engine.state.Instance;
@@ -29,6 +30,7 @@ import java.util.Optional;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StoreQueryParameters;
+import org.apache.kafka.streams.errors.InvalidStateStoreException;
 import org.apache.kafka.streams.TaskMetadata;
 import org.apache.kafka.streams.ThreadMetadata;
 import org.apache.kafka.streams.state.KeyValueIterator;
@@ -65,25 +67,34 @@ public final class EngineQueries implements EngineReader {
      * {@code includeStandbys}, a standby copy, or an active one still being restored, answers too: it may be behind.
      */
     public Optional<InstanceView> instance(String workspace, String instanceId, Integer partition, boolean includeStandbys) {
-        StoreQueryParameters<ReadOnlyKeyValueStore<String, Instance>> parameters = StoreQueryParameters
-                .fromNameAndType(EngineTopology.INSTANCES_STORE, QueryableStoreTypes.<String, Instance>keyValueStore());
-        if (partition != null) {
-            parameters = parameters.withPartition(partition);
-        }
-        if (includeStandbys) {
-            parameters = parameters.enableStaleStores();
-        }
-        return Optional.ofNullable(streams.store(parameters).get(InstanceKeys.key(workspace, instanceId))).map(Instance::view);
+        return readable(() -> {
+            StoreQueryParameters<ReadOnlyKeyValueStore<String, Instance>> parameters = StoreQueryParameters
+                    .fromNameAndType(EngineTopology.INSTANCES_STORE, QueryableStoreTypes.<String, Instance>keyValueStore());
+            if (partition != null) {
+                parameters = parameters.withPartition(partition);
+            }
+            if (includeStandbys) {
+                parameters = parameters.enableStaleStores();
+            }
+            return Optional.ofNullable(streams.store(parameters).get(InstanceKeys.key(workspace, instanceId))).map(Instance::view);
+    
+        });
     }
 
     @Override
     public Page<dev.sopline.schemas.instance.HistoryEntry> history(String workspace, String instanceId, String cursor, int limit) {
-        return HistoryQueries.page(streams, workspace, instanceId, null, cursor, limit);
+        return readable(() -> {
+            return HistoryQueries.page(streams, workspace, instanceId, null, cursor, limit);
+    
+        });
     }
 
     /** The history from this replica's copy of one partition, which it must serve as the active owner. */
     public Page<dev.sopline.schemas.instance.HistoryEntry> history(String workspace, String instanceId, int partition, String cursor, int limit) {
-        return HistoryQueries.page(streams, workspace, instanceId, partition, cursor, limit);
+        return readable(() -> {
+            return HistoryQueries.page(streams, workspace, instanceId, partition, cursor, limit);
+    
+        });
     }
 
     /** The query endpoints ({@code host:port}) of every replica this one knows of from the group's metadata, itself included. */
@@ -107,22 +118,25 @@ public final class EngineQueries implements EngineReader {
     /**
      * The same from this replica's copies of the given partitions only. With {@code stale}, a standby copy (or an active
      * one still being restored) answers too, and the page is marked stale; a partition this replica holds no copy of
-     * makes the read unavailable ({@link org.apache.kafka.streams.errors.InvalidStateStoreException}).
+     * makes the read unavailable ({@link StateUnavailableException}).
      */
     public Page<InstanceView> instances(String workspace, InstanceFilter filter, String cursor, int limit, Collection<Integer> partitions,
                                         boolean stale) {
-        List<InstanceView> candidates = new ArrayList<>();
-        for (int partition : partitions) {
-            ReadOnlyKeyValueStore<String, String> index = store(EngineTopology.INSTANCE_INDEX_STORE, partition, stale);
-            ReadOnlyKeyValueStore<String, Instance> instances = store(EngineTopology.INSTANCES_STORE, partition, stale);
-            for (String id : InstanceListIndex.newestIds(index, workspace, filter.process(), filter.state(), cursor, limit + 1)) {
-                Instance instance = instances.get(InstanceKeys.key(workspace, id));
-                if (instance != null) {
-                    candidates.add(instance.view());
+        return readable(() -> {
+            List<InstanceView> candidates = new ArrayList<>();
+            for (int partition : partitions) {
+                ReadOnlyKeyValueStore<String, String> index = store(EngineTopology.INSTANCE_INDEX_STORE, partition, stale);
+                ReadOnlyKeyValueStore<String, Instance> instances = store(EngineTopology.INSTANCES_STORE, partition, stale);
+                for (String id : InstanceListIndex.newestIds(index, workspace, filter.process(), filter.state(), cursor, limit + 1)) {
+                    Instance instance = instances.get(InstanceKeys.key(workspace, id));
+                    if (instance != null) {
+                        candidates.add(instance.view());
+                    }
                 }
             }
-        }
-        return Page.of(candidates, Orders.NEWEST_FIRST, limit, Orders::instanceCursor).markedStale(stale);
+            return Page.of(candidates, Orders.NEWEST_FIRST, limit, Orders::instanceCursor).markedStale(stale);
+    
+        });
     }
 
     /** Oldest first, from the pending index; each partition gives its own oldest {@code limit + 1} matching entries. */
@@ -134,58 +148,79 @@ public final class EngineQueries implements EngineReader {
     /** The same from this replica's copies of the given partitions only; {@code stale} as for instances. */
     public Page<PendingStep> pendingSteps(String workspace, PendingFilter filter, String cursor, int limit, Collection<Integer> partitions,
                                           boolean stale) {
-        List<PendingStep> candidates = new ArrayList<>();
-        for (int partition : partitions) {
-            candidates.addAll(PendingStepStore.oldest(store(EngineTopology.PENDING_STORE, partition, stale), workspace,
-                    filter::matches, cursor, limit + 1));
-        }
-        return Page.of(candidates, Orders.OLDEST_FIRST, limit, Orders::pendingCursor).markedStale(stale);
+        return readable(() -> {
+            List<PendingStep> candidates = new ArrayList<>();
+            for (int partition : partitions) {
+                candidates.addAll(PendingStepStore.oldest(store(EngineTopology.PENDING_STORE, partition, stale), workspace,
+                        filter::matches, cursor, limit + 1));
+            }
+            return Page.of(candidates, Orders.OLDEST_FIRST, limit, Orders::pendingCursor).markedStale(stale);
+    
+        });
     }
 
     /** From the counters the processor keeps per process: one record per process of the workspace, no instance read. */
     @Override
     public WorkspaceCounts counts(String workspace) {
-        return ProcessCounters.total(MetricCounters.ofWorkspace(store(EngineTopology.COUNTERS_STORE, ProcessCounters.class), workspace));
+        return readable(() -> {
+            return ProcessCounters.total(MetricCounters.ofWorkspace(store(EngineTopology.COUNTERS_STORE, ProcessCounters.class), workspace));
+    
+        });
     }
 
     /** The counters of the given partitions only, each counted once; {@code stale} as for instances. */
     public WorkspaceCounts counts(String workspace, Collection<Integer> partitions, boolean stale) {
-        List<ProcessCounters> counters = new ArrayList<>();
-        for (int partition : partitions) {
-            counters.addAll(MetricCounters.ofWorkspace(store(EngineTopology.COUNTERS_STORE, partition, stale), workspace));
-        }
-        return ProcessCounters.total(counters);
+        return readable(() -> {
+            List<ProcessCounters> counters = new ArrayList<>();
+            for (int partition : partitions) {
+                counters.addAll(MetricCounters.ofWorkspace(store(EngineTopology.COUNTERS_STORE, partition, stale), workspace));
+            }
+            return ProcessCounters.total(counters);
+    
+        });
     }
 
     /** The counters of every workspace this replica holds, for the engine's gauges. */
     public WorkspaceCounts localTotals() {
-        return ProcessCounters.total(MetricCounters.all(store(EngineTopology.COUNTERS_STORE, ProcessCounters.class)));
+        return readable(() -> {
+            return ProcessCounters.total(MetricCounters.all(store(EngineTopology.COUNTERS_STORE, ProcessCounters.class)));
+    
+        });
     }
 
     @Override
     public WindowBucket window(String workspace, Instant from, Instant to) {
-        return WindowBuckets.sum(store(EngineTopology.WINDOW_STORE, WindowBucket.class), workspace, from, to);
+        return readable(() -> {
+            return WindowBuckets.sum(store(EngineTopology.WINDOW_STORE, WindowBucket.class), workspace, from, to);
+    
+        });
     }
 
     /** The window of the given partitions only, summed; {@code stale} as for instances. */
     public WindowBucket window(String workspace, Instant from, Instant to, Collection<Integer> partitions, boolean stale) {
-        WindowBucket total = WindowBucket.empty();
-        for (int partition : partitions) {
-            total = total.plus(WindowBuckets.sum(store(EngineTopology.WINDOW_STORE, partition, stale), workspace, from, to));
-        }
-        return total;
+        return readable(() -> {
+            WindowBucket total = WindowBucket.empty();
+            for (int partition : partitions) {
+                total = total.plus(WindowBuckets.sum(store(EngineTopology.WINDOW_STORE, partition, stale), workspace, from, to));
+            }
+            return total;
+    
+        });
     }
 
     /** Timers of this replica's partitions that are due and not fired yet, counted up to {@code max}. */
     public long timersDue(Instant now, long max) {
-        long due = 0;
-        try (KeyValueIterator<String, Timer> iterator = store(EngineTopology.TIMERS_STORE, Timer.class).range(null, Timer.upperBoundKey(now))) {
-            while (iterator.hasNext() && due < max) {
-                iterator.next();
-                due++;
+        return readable(() -> {
+            long due = 0;
+            try (KeyValueIterator<String, Timer> iterator = store(EngineTopology.TIMERS_STORE, Timer.class).range(null, Timer.upperBoundKey(now))) {
+                while (iterator.hasNext() && due < max) {
+                    iterator.next();
+                    due++;
+                }
             }
-        }
-        return due;
+            return due;
+    
+        });
     }
 
     /** The partitions of the command topic this replica's threads are active for. */
@@ -205,17 +240,39 @@ public final class EngineQueries implements EngineReader {
 
     @Override
     public Optional<CallbackOwner> callbackOwner(String callbackId) {
-        return Optional.ofNullable(store(EngineTopology.CALLBACKS_STORE, CallbackOwner.class).get(callbackId));
+        return readable(() -> {
+            return Optional.ofNullable(store(EngineTopology.CALLBACKS_STORE, CallbackOwner.class).get(callbackId));
+    
+        });
     }
 
     @Override
     public Optional<ProcessVersions> process(String workspace, String name) {
-        return new ProcessVersionStore(store(EngineTopology.DEFINITIONS_STORE, ProcessVersions.class)).find(workspace, name);
+        return readable(() -> {
+            return new ProcessVersionStore(store(EngineTopology.DEFINITIONS_STORE, ProcessVersions.class)).find(workspace, name);
+    
+        });
     }
 
     @Override
     public List<ProcessVersions> processes(String workspace) {
-        return new ProcessVersionStore(store(EngineTopology.DEFINITIONS_STORE, ProcessVersions.class)).list(workspace);
+        return readable(() -> {
+            return new ProcessVersionStore(store(EngineTopology.DEFINITIONS_STORE, ProcessVersions.class)).list(workspace);
+    
+        });
+    }
+
+    /**
+     * Runs a read of this replica's stores, saying "cannot answer now" in the engine's own terms: Kafka Streams throws
+     * {@link InvalidStateStoreException} while a store migrates, restores or closes, at the lookup or in the middle of
+     * a read, and readers of the engine ({@code engine-api}) do not compile against Kafka Streams.
+     */
+    private static <T> T readable(java.util.function.Supplier<T> read) {
+        try {
+            return read.get();
+        } catch (InvalidStateStoreException e) {
+            throw new StateUnavailableException(e.getMessage(), e);
+        }
     }
 
     private <V> ReadOnlyKeyValueStore<String, V> store(String name, Class<V> valueType) {

@@ -1,5 +1,6 @@
 package dev.sopline.engine.query;
 
+import dev.sopline.engine.api.query.StateUnavailableException;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import dev.sopline.engine.api.query.Answer;
@@ -18,7 +19,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import org.apache.kafka.streams.errors.InvalidStateStoreException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -112,7 +112,7 @@ public final class QueryServer implements AutoCloseable {
             Answer<Optional<?>> answer;
             try {
                 answer = read.read(name);
-            } catch (InvalidStateStoreException e) {
+            } catch (StateUnavailableException e) {
                 LOG.debug("Query {} unavailable: {}", exchange.getRequestURI(), e.getMessage());
                 unavailable(exchange);
                 return;
@@ -139,7 +139,7 @@ public final class QueryServer implements AutoCloseable {
             Optional<?> found = local.instance(required(parameters, "workspace"), required(parameters, "id"),
                     partition == null ? null : Integer.valueOf(partition), stale);
             if (stale && found.isEmpty()) {
-                throw new InvalidStateStoreException("A standby copy may be behind: it cannot say the instance does not exist");
+                throw new StateUnavailableException("A standby copy may be behind: it cannot say the instance does not exist");
             }
             return new Answer<>(found, stale);
         }

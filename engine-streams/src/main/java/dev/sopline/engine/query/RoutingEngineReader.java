@@ -1,5 +1,6 @@
 package dev.sopline.engine.query;
 
+import dev.sopline.engine.api.query.StateUnavailableException;
 import dev.sopline.engine.api.query.Answer;
 import dev.sopline.engine.api.query.EngineReader;
 import dev.sopline.engine.api.query.InstanceFilter;
@@ -64,12 +65,11 @@ public final class RoutingEngineReader implements EngineReader {
         if (self == null) {
             return local.instance(workspace, instanceId).map(Answer::fresh);
         }
-        // Partitions follow the record key, the bare instance id, whatever the store key is.
-        KeyQueryMetadata owner = streams.queryMetadataForKey(EngineTopology.INSTANCES_STORE, instanceId, Serdes.String().serializer());
+        KeyQueryMetadata owner = ownerOf(EngineTopology.INSTANCES_STORE, instanceId);
         if (owner == null || owner.equals(KeyQueryMetadata.NOT_AVAILABLE)) {
             // Mid-rebalance nobody is named owner: any copy here may answer, but its "absent" would be a guess.
             return Optional.of(fromStandbys(workspace, instanceId, null, Set.of(),
-                    new InvalidStateStoreException("No owner is known for instance " + instanceId + " during a rebalance")));
+                    new StateUnavailableException("No owner is known for instance " + instanceId + " during a rebalance")));
         }
         int partition = owner.partition();
         try {
@@ -79,14 +79,14 @@ public final class RoutingEngineReader implements EngineReader {
             return replicas.get(url(owner.activeHost()), QueryServer.LOCAL_INSTANCE,
                     Map.of("workspace", workspace, "id", instanceId, "partition", partition), new TypeReference<InstanceView>() {})
                     .map(Answer::fresh);
-        } catch (InvalidStateStoreException ownerUnavailable) {
+        } catch (StateUnavailableException ownerUnavailable) {
             return Optional.of(fromStandbys(workspace, instanceId, partition, owner.standbyHosts(), ownerUnavailable));
         }
     }
 
     /** The first copy that holds the instance answers; a copy without it may be behind, so that is no answer. */
     private Answer<InstanceView> fromStandbys(String workspace, String instanceId, Integer partition, Set<HostInfo> standbys,
-                                              InvalidStateStoreException cause) {
+                                              StateUnavailableException cause) {
         Set<HostInfo> candidates = new LinkedHashSet<>();
         candidates.add(self);
         candidates.addAll(standbys);
@@ -105,7 +105,7 @@ public final class RoutingEngineReader implements EngineReader {
                 if (copy.isPresent()) {
                     return new Answer<>(copy.get(), true);
                 }
-            } catch (InvalidStateStoreException standbyUnavailable) {
+            } catch (StateUnavailableException standbyUnavailable) {
                 cause.addSuppressed(standbyUnavailable);
             }
         }
@@ -144,9 +144,9 @@ public final class RoutingEngineReader implements EngineReader {
         if (self == null) {
             return local.history(workspace, instanceId, cursor, limit);
         }
-        KeyQueryMetadata owner = streams.queryMetadataForKey(EngineTopology.HISTORY_STORE, instanceId, Serdes.String().serializer());
+        KeyQueryMetadata owner = ownerOf(EngineTopology.HISTORY_STORE, instanceId);
         if (owner == null || owner.equals(KeyQueryMetadata.NOT_AVAILABLE)) {
-            throw new InvalidStateStoreException("No owner is known for instance " + instanceId + " during a rebalance");
+            throw new StateUnavailableException("No owner is known for instance " + instanceId + " during a rebalance");
         }
         if (owner.activeHost().equals(self)) {
             return local.history(workspace, instanceId, owner.partition(), cursor, limit);
@@ -199,7 +199,7 @@ public final class RoutingEngineReader implements EngineReader {
         return local.processes(workspace);
     }
 
-    /** One replica's answer for some partitions; {@link InvalidStateStoreException} when it cannot give it. */
+    /** One replica's answer for some partitions; {@link StateUnavailableException} when it cannot give it. */
     @FunctionalInterface
     private interface PartitionRead<T> {
         T read(HostInfo host, Set<Integer> partitions, boolean stale);
@@ -212,14 +212,19 @@ public final class RoutingEngineReader implements EngineReader {
      * read fail.
      */
     private <T> List<T> byPartition(PartitionRead<T> read) {
-        PartitionHosts hosts = PartitionHosts.of(streams.metadataForAllStreamsClients());
+        PartitionHosts hosts;
+        try {
+            hosts = PartitionHosts.of(streams.metadataForAllStreamsClients());
+        } catch (InvalidStateStoreException notRunning) {
+            throw new StateUnavailableException(notRunning.getMessage(), notRunning);
+        }
         List<T> parts = new ArrayList<>();
         Set<Integer> unanswered = new TreeSet<>(hosts.withoutActive());
-        InvalidStateStoreException failures = new InvalidStateStoreException("Expected the owner or a standby copy of every partition to answer");
+        StateUnavailableException failures = new StateUnavailableException("Expected the owner or a standby copy of every partition to answer");
         for (Map.Entry<HostInfo, Set<Integer>> active : hosts.byActive().entrySet()) {
             try {
                 parts.add(read.read(active.getKey(), active.getValue(), false));
-            } catch (InvalidStateStoreException ownerUnavailable) {
+            } catch (StateUnavailableException ownerUnavailable) {
                 failures.addSuppressed(ownerUnavailable);
                 unanswered.addAll(active.getValue());
             }
@@ -230,14 +235,14 @@ public final class RoutingEngineReader implements EngineReader {
         return parts;
     }
 
-    private <T> T fromCopies(PartitionRead<T> read, int partition, Set<HostInfo> standbys, InvalidStateStoreException failures) {
+    private <T> T fromCopies(PartitionRead<T> read, int partition, Set<HostInfo> standbys, StateUnavailableException failures) {
         Set<HostInfo> candidates = new LinkedHashSet<>();
         candidates.add(self);
         candidates.addAll(standbys);
         for (HostInfo host : candidates) {
             try {
                 return read.read(host, Set.of(partition), true);
-            } catch (InvalidStateStoreException copyUnavailable) {
+            } catch (StateUnavailableException copyUnavailable) {
                 failures.addSuppressed(copyUnavailable);
             }
         }
@@ -247,7 +252,17 @@ public final class RoutingEngineReader implements EngineReader {
     /** A replica's answer to a scoped read; these always answer with a body, so anything else means it could not. */
     private <T> T ask(HostInfo host, String path, Map<String, Object> parameters, TypeReference<T> type) {
         return replicas.get(url(host), path, parameters, type).orElseThrow(() ->
-                new InvalidStateStoreException("Expected replica " + url(host) + " to answer " + path + ", but it found nothing"));
+                new StateUnavailableException("Expected replica " + url(host) + " to answer " + path + ", but it found nothing"));
+    }
+
+    /** Who holds a key's partition; Kafka Streams' "not running yet" is said in the engine's own terms. */
+    private KeyQueryMetadata ownerOf(String store, String instanceId) {
+        try {
+            // Partitions follow the record key, the bare instance id, whatever the store key is.
+            return streams.queryMetadataForKey(store, instanceId, Serdes.String().serializer());
+        } catch (InvalidStateStoreException notRunning) {
+            throw new StateUnavailableException(notRunning.getMessage(), notRunning);
+        }
     }
 
     private static String url(HostInfo host) {

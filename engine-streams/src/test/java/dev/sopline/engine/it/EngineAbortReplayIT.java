@@ -1,5 +1,6 @@
 package dev.sopline.engine.it;
 
+import dev.sopline.engine.api.query.StateUnavailableException;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -35,7 +36,6 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
-import org.apache.kafka.streams.errors.InvalidStateStoreException;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -110,7 +110,7 @@ class EngineAbortReplayIT {
 
             // and every instance a 201 named exists and completes: no start and no worker result was lost
             // (while the engine takes its tasks up again after an abort, its stores cannot be read for a moment)
-            await().atMost(Duration.ofSeconds(60)).ignoreException(InvalidStateStoreException.class).untilAsserted(() -> {
+            await().atMost(Duration.ofSeconds(60)).ignoreException(StateUnavailableException.class).untilAsserted(() -> {
                 for (String id : ids) {
                     assertThat(engine.queries().instance(WORKSPACE, id)).as("instance %s", id)
                             .hasValueSatisfying(view -> assertThat(view.state()).isEqualTo(InstanceState.COMPLETED));

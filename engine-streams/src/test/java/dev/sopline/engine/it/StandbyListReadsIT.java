@@ -1,5 +1,6 @@
 package dev.sopline.engine.it;
 
+import dev.sopline.engine.api.query.StateUnavailableException;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
@@ -23,7 +24,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
-import org.apache.kafka.streams.errors.InvalidStateStoreException;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -88,8 +88,8 @@ class StandbyListReadsIT {
             first.closeAbruptly();
 
             assertThatThrownBy(() -> second.reader().instances(workspace, InstanceFilter.ANY, null, 500))
-                    .as("no partial list").isInstanceOf(InvalidStateStoreException.class);
-            assertThatThrownBy(() -> second.reader().counts(workspace)).isInstanceOf(InvalidStateStoreException.class);
+                    .as("no partial list").isInstanceOf(StateUnavailableException.class);
+            assertThatThrownBy(() -> second.reader().counts(workspace)).isInstanceOf(StateUnavailableException.class);
         } finally {
             first.closeAbruptly();
             second.close();

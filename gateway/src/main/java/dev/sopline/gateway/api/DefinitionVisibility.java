@@ -1,5 +1,6 @@
 package dev.sopline.gateway.api;
 
+import dev.sopline.engine.api.query.StateUnavailableException;
 import dev.sopline.gateway.engine.EngineAccess;
 import dev.sopline.engine.api.view.ProcessVersions;
 import java.time.Duration;
@@ -37,7 +38,7 @@ public class DefinitionVisibility {
                 if (seen.getAsBoolean()) {
                     return;
                 }
-            } catch (org.apache.kafka.streams.errors.InvalidStateStoreException unreadable) {
+            } catch (StateUnavailableException unreadable) {
                 // A replica failing over: the write is taken; keep looking until the limit, then answer anyway.
             }
             try {

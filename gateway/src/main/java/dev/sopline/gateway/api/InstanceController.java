@@ -1,5 +1,6 @@
 package dev.sopline.gateway.api;
 
+import dev.sopline.engine.api.query.StateUnavailableException;
 import com.github.f4b6a3.ulid.UlidCreator;
 import dev.sopline.gateway.api.doc.ApiTags;
 import dev.sopline.gateway.api.doc.HistorySchemas;
@@ -42,7 +43,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
-import org.apache.kafka.streams.errors.InvalidStateStoreException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.http.ResponseEntity;
@@ -275,7 +275,7 @@ public class InstanceController {
         Optional<ProcessVersions> versions;
         try {
             versions = engine.queries().process(workspace, name);
-        } catch (InvalidStateStoreException unreadable) {
+        } catch (StateUnavailableException unreadable) {
             LOG.debug("Starting '{}' without reading its latest version: {}", name, unreadable.getMessage());
             return null;
         }

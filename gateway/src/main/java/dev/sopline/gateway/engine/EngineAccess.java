@@ -1,5 +1,6 @@
 package dev.sopline.gateway.engine;
 
+import dev.sopline.engine.api.query.StateUnavailableException;
 import dev.sopline.engine.api.EmbeddedEngine;
 import dev.sopline.engine.api.EmbeddedEngines;
 import dev.sopline.engine.api.query.EngineReader;
@@ -7,7 +8,6 @@ import dev.sopline.engine.api.query.ReplicaSetEngineReader;
 import dev.sopline.gateway.config.SopProperties;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.List;
-import org.apache.kafka.streams.errors.InvalidStateStoreException;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.stereotype.Component;
 
@@ -95,7 +95,7 @@ public class EngineAccess implements SmartLifecycle {
         }
         EmbeddedEngine running = engine;
         if (running == null || !running.canServe()) {
-            throw new InvalidStateStoreException("The engine is not running or its stores are not restored yet");
+            throw new StateUnavailableException("The engine is not running or its stores are not restored yet");
         }
         return running.reader();
     }

@@ -1,5 +1,6 @@
 package dev.sopline.gateway.mcp;
 
+import dev.sopline.engine.api.query.StateUnavailableException;
 import dev.sopline.gateway.api.RequestScope;
 import dev.sopline.gateway.auth.Role;
 import dev.sopline.gateway.auth.TokenRecord;
@@ -19,7 +20,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.apache.kafka.streams.errors.InvalidStateStoreException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.http.HttpHeaders;
@@ -63,7 +63,7 @@ class ToolRunner {
             return answer(definition, definition.call().apply(new ToolCall(httpRequest, request.arguments())));
         } catch (ApiException refused) {
             return ToolErrors.result(refused.code(), refused.getMessage(), refused.details());
-        } catch (EngineUnavailableException | InvalidStateStoreException unavailable) {
+        } catch (EngineUnavailableException | StateUnavailableException unavailable) {
             LOG.warn("Tool {} answered unavailable: {}", definition.name(), unavailable.getMessage());
             return ToolErrors.result(ErrorCodes.UNAVAILABLE, "The engine is not ready to answer", null);
         } catch (RuntimeException unexpected) {

@@ -1,8 +1,8 @@
 package dev.sopline.gateway.web;
 
+import dev.sopline.engine.api.query.StateUnavailableException;
 import dev.sopline.gateway.command.EngineUnavailableException;
 import dev.sopline.schemas.command.ErrorCodes;
-import org.apache.kafka.streams.errors.InvalidStateStoreException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.http.HttpHeaders;
@@ -45,7 +45,7 @@ public class ApiErrorHandler {
         return error(e.status()).body(e.body());
     }
 
-    @ExceptionHandler({EngineUnavailableException.class, InvalidStateStoreException.class})
+    @ExceptionHandler({EngineUnavailableException.class, StateUnavailableException.class})
     ResponseEntity<ErrorBody> unavailable(RuntimeException e) {
         LOG.warn("Answering 503: {}", e.getMessage());
         return error(HttpStatus.SERVICE_UNAVAILABLE.value())

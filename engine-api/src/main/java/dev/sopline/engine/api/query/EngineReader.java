@@ -14,7 +14,7 @@ import java.util.Optional;
  * ({@code EngineQueries}) and over every replica by routing each query to the owners ({@code RoutingEngineReader});
  * here over HTTP to an engine replica that routes ({@link RemoteEngineReader}), and over HTTP to whichever of several
  * replicas can answer ({@link ReplicaSetEngineReader}). A read that cannot be answered now throws
- * {@link org.apache.kafka.streams.errors.InvalidStateStoreException}.
+ * {@link StateUnavailableException}.
  */
 public interface EngineReader {
 

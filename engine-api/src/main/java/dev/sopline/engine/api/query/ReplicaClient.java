@@ -9,7 +9,6 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
-import org.apache.kafka.streams.errors.InvalidStateStoreException;
 import tools.jackson.core.type.TypeReference;
 
 /** GETs against another replica's query endpoints. A replica that cannot answer makes the query unavailable (503). */
@@ -35,15 +34,15 @@ public final class ReplicaClient {
                 return Optional.empty();
             }
             if (response.statusCode() != 200) {
-                throw new InvalidStateStoreException("Expected replica " + baseUrl + " to answer " + path + ", but it answered " + response.statusCode());
+                throw new StateUnavailableException("Expected replica " + baseUrl + " to answer " + path + ", but it answered " + response.statusCode());
             }
             boolean stale = response.headers().firstValue(Answer.STALE_HEADER).map(Boolean::parseBoolean).orElse(false);
             return Optional.of(new Answer<>(Json.mapper().readValue(response.body(), type), stale));
         } catch (IOException e) {
-            throw new InvalidStateStoreException("Expected replica " + baseUrl + " to answer " + path + ", but " + e);
+            throw new StateUnavailableException("Expected replica " + baseUrl + " to answer " + path + ", but " + e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new InvalidStateStoreException("Interrupted while asking replica " + baseUrl);
+            throw new StateUnavailableException("Interrupted while asking replica " + baseUrl);
         }
     }
 }

@@ -18,7 +18,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
-import org.apache.kafka.streams.errors.InvalidStateStoreException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -99,7 +98,7 @@ public final class ReplicaSetEngineReader implements EngineReader, AutoCloseable
      * takes them over cannot answer for them for a moment, between its standby copy becoming the active one.
      */
     private <T> T ask(Function<RemoteEngineReader, T> read) {
-        InvalidStateStoreException failure = new InvalidStateStoreException(
+        StateUnavailableException failure = new StateUnavailableException(
                 "Expected one of the engine replicas " + baseUrls() + " to answer, but none did");
         for (int round = 0; round < ROUNDS; round++) {
             if (round > 0 && !pause()) {
@@ -108,7 +107,7 @@ public final class ReplicaSetEngineReader implements EngineReader, AutoCloseable
             for (Replica replica : inAskingOrder()) {
                 try {
                     return read.apply(replica.reader);
-                } catch (InvalidStateStoreException unavailable) {
+                } catch (StateUnavailableException unavailable) {
                     replica.setAsideUntil = System.nanoTime() + SET_ASIDE.toNanos();
                     if (failure.getSuppressed().length < ROUNDS * 2) {
                         failure.addSuppressed(unavailable);

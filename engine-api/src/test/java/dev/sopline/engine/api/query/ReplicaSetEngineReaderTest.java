@@ -18,7 +18,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.apache.kafka.streams.errors.InvalidStateStoreException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -60,7 +59,7 @@ class ReplicaSetEngineReaderTest {
     void shouldBeUnavailableWhenNoReplicaCanServe() throws IOException {
         ReplicaSetEngineReader reader = reader(List.of(replica(Map.of(), Map.of()), "http://localhost:" + closedPort()));
 
-        assertThatThrownBy(() -> reader.processes("default")).isInstanceOf(InvalidStateStoreException.class);
+        assertThatThrownBy(() -> reader.processes("default")).isInstanceOf(StateUnavailableException.class);
     }
 
     @Test
