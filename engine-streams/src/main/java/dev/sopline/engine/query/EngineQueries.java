@@ -27,6 +27,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Supplier;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StoreQueryParameters;
@@ -77,24 +78,17 @@ public final class EngineQueries implements EngineReader {
                 parameters = parameters.enableStaleStores();
             }
             return Optional.ofNullable(streams.store(parameters).get(InstanceKeys.key(workspace, instanceId))).map(Instance::view);
-    
         });
     }
 
     @Override
     public Page<dev.sopline.schemas.instance.HistoryEntry> history(String workspace, String instanceId, String cursor, int limit) {
-        return readable(() -> {
-            return HistoryQueries.page(streams, workspace, instanceId, null, cursor, limit);
-    
-        });
+        return readable(() -> HistoryQueries.page(streams, workspace, instanceId, null, cursor, limit));
     }
 
     /** The history from this replica's copy of one partition, which it must serve as the active owner. */
     public Page<dev.sopline.schemas.instance.HistoryEntry> history(String workspace, String instanceId, int partition, String cursor, int limit) {
-        return readable(() -> {
-            return HistoryQueries.page(streams, workspace, instanceId, partition, cursor, limit);
-    
-        });
+        return readable(() -> HistoryQueries.page(streams, workspace, instanceId, partition, cursor, limit));
     }
 
     /** The query endpoints ({@code host:port}) of every replica this one knows of from the group's metadata, itself included. */
@@ -135,7 +129,6 @@ public final class EngineQueries implements EngineReader {
                 }
             }
             return Page.of(candidates, Orders.NEWEST_FIRST, limit, Orders::instanceCursor).markedStale(stale);
-    
         });
     }
 
@@ -155,17 +148,13 @@ public final class EngineQueries implements EngineReader {
                         filter::matches, cursor, limit + 1));
             }
             return Page.of(candidates, Orders.OLDEST_FIRST, limit, Orders::pendingCursor).markedStale(stale);
-    
         });
     }
 
     /** From the counters the processor keeps per process: one record per process of the workspace, no instance read. */
     @Override
     public WorkspaceCounts counts(String workspace) {
-        return readable(() -> {
-            return ProcessCounters.total(MetricCounters.ofWorkspace(store(EngineTopology.COUNTERS_STORE, ProcessCounters.class), workspace));
-    
-        });
+        return readable(() -> ProcessCounters.total(MetricCounters.ofWorkspace(store(EngineTopology.COUNTERS_STORE, ProcessCounters.class), workspace)));
     }
 
     /** The counters of the given partitions only, each counted once; {@code stale} as for instances. */
@@ -176,24 +165,17 @@ public final class EngineQueries implements EngineReader {
                 counters.addAll(MetricCounters.ofWorkspace(store(EngineTopology.COUNTERS_STORE, partition, stale), workspace));
             }
             return ProcessCounters.total(counters);
-    
         });
     }
 
     /** The counters of every workspace this replica holds, for the engine's gauges. */
     public WorkspaceCounts localTotals() {
-        return readable(() -> {
-            return ProcessCounters.total(MetricCounters.all(store(EngineTopology.COUNTERS_STORE, ProcessCounters.class)));
-    
-        });
+        return readable(() -> ProcessCounters.total(MetricCounters.all(store(EngineTopology.COUNTERS_STORE, ProcessCounters.class))));
     }
 
     @Override
     public WindowBucket window(String workspace, Instant from, Instant to) {
-        return readable(() -> {
-            return WindowBuckets.sum(store(EngineTopology.WINDOW_STORE, WindowBucket.class), workspace, from, to);
-    
-        });
+        return readable(() -> WindowBuckets.sum(store(EngineTopology.WINDOW_STORE, WindowBucket.class), workspace, from, to));
     }
 
     /** The window of the given partitions only, summed; {@code stale} as for instances. */
@@ -204,7 +186,6 @@ public final class EngineQueries implements EngineReader {
                 total = total.plus(WindowBuckets.sum(store(EngineTopology.WINDOW_STORE, partition, stale), workspace, from, to));
             }
             return total;
-    
         });
     }
 
@@ -219,7 +200,6 @@ public final class EngineQueries implements EngineReader {
                 }
             }
             return due;
-    
         });
     }
 
@@ -240,26 +220,17 @@ public final class EngineQueries implements EngineReader {
 
     @Override
     public Optional<CallbackOwner> callbackOwner(String callbackId) {
-        return readable(() -> {
-            return Optional.ofNullable(store(EngineTopology.CALLBACKS_STORE, CallbackOwner.class).get(callbackId));
-    
-        });
+        return readable(() -> Optional.ofNullable(store(EngineTopology.CALLBACKS_STORE, CallbackOwner.class).get(callbackId)));
     }
 
     @Override
     public Optional<ProcessVersions> process(String workspace, String name) {
-        return readable(() -> {
-            return new ProcessVersionStore(store(EngineTopology.DEFINITIONS_STORE, ProcessVersions.class)).find(workspace, name);
-    
-        });
+        return readable(() -> new ProcessVersionStore(store(EngineTopology.DEFINITIONS_STORE, ProcessVersions.class)).find(workspace, name));
     }
 
     @Override
     public List<ProcessVersions> processes(String workspace) {
-        return readable(() -> {
-            return new ProcessVersionStore(store(EngineTopology.DEFINITIONS_STORE, ProcessVersions.class)).list(workspace);
-    
-        });
+        return readable(() -> new ProcessVersionStore(store(EngineTopology.DEFINITIONS_STORE, ProcessVersions.class)).list(workspace));
     }
 
     /**
@@ -267,7 +238,7 @@ public final class EngineQueries implements EngineReader {
      * {@link InvalidStateStoreException} while a store migrates, restores or closes, at the lookup or in the middle of
      * a read, and readers of the engine ({@code engine-api}) do not compile against Kafka Streams.
      */
-    private static <T> T readable(java.util.function.Supplier<T> read) {
+    private static <T> T readable(Supplier<T> read) {
         try {
             return read.get();
         } catch (InvalidStateStoreException e) {
