@@ -1,5 +1,6 @@
 package dev.sopline.worker;
 
+import dev.sopline.schemas.command.ErrorCodes;
 import dev.sopline.schemas.instance.StepError;
 import dev.sopline.schemas.json.Json;
 import java.io.IOException;
@@ -186,13 +187,25 @@ final class HttpStepWorker implements Runnable {
             body.put("error", reported);
         }
         String path = "/sop/%s/%s/steps/%s/submit".formatted(context.process(), context.instanceId(), context.stepId());
-        HttpResponse<String> response = send(HttpRequest.newBuilder(URI.create(baseUrl + path))
-                .header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofByteArray(Json.mapper().writeValueAsBytes(body))));
+        byte[] submitted = Json.mapper().writeValueAsBytes(body);
+        HttpResponse<String> response = submit(path, submitted);
+        if (response.statusCode() == 413) {
+            // Refused for its size, it would be refused again each time the step is taken and run: the attempt fails
+            // instead, and the step's retry policy decides, as the engine does for a result over the instance's budget.
+            LOG.warn("The result of {} {} is {} bytes, more than the gateway takes; reporting the attempt failed",
+                    context.instanceId(), context.stepId(), submitted.length);
+            response = submit(path, Json.mapper().writeValueAsBytes(Map.of("error", Map.of("code", ErrorCodes.PAYLOAD_TOO_LARGE,
+                    "message", "The step's result is %d bytes of JSON, more than the gateway takes".formatted(submitted.length)))));
+        }
         if (response.statusCode() == 422) {
             LOG.debug("Step {} of {} was resolved elsewhere: {}", context.stepId(), context.instanceId(), response.body());
         }
         return null;
+    }
+
+    private HttpResponse<String> submit(String path, byte[] body) throws IOException, InterruptedException {
+        return send(HttpRequest.newBuilder(URI.create(baseUrl + path)).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofByteArray(body)));
     }
 
     /** {@code POST .../heartbeat} for the attempt being run; a failure is logged, the next heartbeat may pass. */

@@ -1,5 +1,6 @@
 package dev.sopline.worker;
 
+import dev.sopline.schemas.command.ErrorCodes;
 import dev.sopline.schemas.event.StepReady;
 import dev.sopline.schemas.event.StepResult;
 import dev.sopline.schemas.instance.StepError;
@@ -18,6 +19,7 @@ import java.util.Set;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -35,6 +37,7 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.RecordTooLargeException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
@@ -444,7 +447,12 @@ final class KafkaStepWorker implements Runnable {
         });
     }
 
-    /** True once the broker acknowledged the result; false leaves the step uncommitted, so it is run again. */
+    /**
+     * True once the broker acknowledged the result; false leaves the step uncommitted, so it is run again. A result
+     * too large for one Kafka record would be refused every time, and the step run again without end: it is reported
+     * instead as the attempt's failure, {@code payload_too_large}, which the step's retry policy then handles as the
+     * engine handles a result over the instance's budget.
+     */
     private boolean publish(StepResult result) {
         byte[] value = Json.mapper().writeValueAsBytes(result);
         long backoff = 100;
@@ -455,6 +463,15 @@ final class KafkaStepWorker implements Runnable {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return false;
+            } catch (ExecutionException e) {
+                if (e.getCause() instanceof RecordTooLargeException) {
+                    LOG.warn("The result of {} {} is {} bytes, more than one record may hold; reporting the attempt failed",
+                            result.instanceId(), result.stepId(), value.length);
+                    return publish(tooLarge(result, value.length));
+                }
+                LOG.warn("Publishing the result of {} {} failed (attempt {}): {}", result.instanceId(), result.stepId(), attempt, e.getMessage());
+                sleep(backoff);
+                backoff *= 2;
             } catch (Exception e) {
                 LOG.warn("Publishing the result of {} {} failed (attempt {}): {}", result.instanceId(), result.stepId(), attempt, e.getMessage());
                 sleep(backoff);
@@ -462,6 +479,12 @@ final class KafkaStepWorker implements Runnable {
             }
         }
         return false;
+    }
+
+    private StepResult tooLarge(StepResult result, int bytes) {
+        return new StepResult(result.workspace(), result.instanceId(), result.stepId(), result.attempt(), null,
+                StepError.of(ErrorCodes.PAYLOAD_TOO_LARGE, "The step's result is %d bytes of JSON, more than one Kafka record may hold".formatted(bytes)),
+                null, workerId, Instant.now());
     }
 
     private static void sleep(long millis) {
