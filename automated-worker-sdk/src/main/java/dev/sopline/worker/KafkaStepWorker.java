@@ -463,16 +463,12 @@ final class KafkaStepWorker implements Runnable {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return false;
-            } catch (ExecutionException e) {
-                if (e.getCause() instanceof RecordTooLargeException) {
+            } catch (Exception e) {
+                if (e instanceof ExecutionException && e.getCause() instanceof RecordTooLargeException) {
                     LOG.warn("The result of {} {} is {} bytes, more than one record may hold; reporting the attempt failed",
                             result.instanceId(), result.stepId(), value.length);
                     return publish(tooLarge(result, value.length));
                 }
-                LOG.warn("Publishing the result of {} {} failed (attempt {}): {}", result.instanceId(), result.stepId(), attempt, e.getMessage());
-                sleep(backoff);
-                backoff *= 2;
-            } catch (Exception e) {
                 LOG.warn("Publishing the result of {} {} failed (attempt {}): {}", result.instanceId(), result.stepId(), attempt, e.getMessage());
                 sleep(backoff);
                 backoff *= 2;
