@@ -10,9 +10,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -23,16 +21,16 @@ import tools.jackson.databind.JsonNode;
  * starting its next instance once the previous one shows {@code completed} through {@code GET /sop/:name/:id}; the
  * three no-op steps run by one automated worker of the SDK in Kafka mode, 32 steps at once, in this JVM.
  *
- * <p>A client reads the instance back once the last step's handler has returned: at once, then after pauses of a
- * tenth of the time since the start (at least 1 ms). Polling from the start, or at a fixed short pause, would load
- * the gateway with reads that grow with the queueing they measure; this way start to completed is seen within about
- * a tenth of itself, with two or three reads per instance, and the reads are counted.
+ * <p>A client reads the instance back as soon as its start is answered, with {@code GET /sop/:name/:id?wait=30}: the
+ * gateway holds the read until the instance settles (here: completes), so it learns of the completion as soon as a
+ * read could show it, with one read per instance instead of a poll whose reads grow with the queueing they measure.
+ * The reads are counted.
  */
 final class GatewayClosedLoop implements AutoCloseable {
 
     static final int WORKER_CONCURRENCY = 32;
     private static final Duration INSTANCE_LIMIT = Duration.ofSeconds(60);
-    private static final int POLL_PAUSE_SHARE_OF_ELAPSED = 10;
+    private static final int WAIT_S = 30;
 
     private final String baseUrl;
     private final String token;
@@ -60,7 +58,6 @@ final class GatewayClosedLoop implements AutoCloseable {
         volatile long answered;
         final long[] stepAt = new long[3];
         volatile long completed;
-        final CompletableFuture<Void> lastStepDone = new CompletableFuture<>();
     }
 
     private Map<String, Object> handled(String instanceId, int step) {
@@ -70,10 +67,6 @@ final class GatewayClosedLoop implements AutoCloseable {
             if (timeline.stepAt[step] == 0) {
                 timeline.stepAt[step] = System.nanoTime();
             }
-        }
-        if (step == 2) {
-            // Returned just before the SDK sends the result: the client begins reading a moment early, never late.
-            timeline.lastStepDone.complete(null);
         }
         return Map.of("out", "v" + step);
     }
@@ -139,14 +132,9 @@ final class GatewayClosedLoop implements AutoCloseable {
             timeline.sent = sent;
             timeline.answered = answered;
             boolean inWindow = sent >= measuringFrom && sent < measuringUntil;
-            try {
-                timeline.lastStepDone.get(INSTANCE_LIMIT.toMillis(), TimeUnit.MILLISECONDS);
-                int reads = awaitCompletedThroughGet(id, timeline, sent + INSTANCE_LIMIT.toNanos());
-                if (inWindow) {
-                    readsOfMeasured.addAndGet(reads);
-                }
-            } catch (java.util.concurrent.TimeoutException e) {
-                // counted below as unfinished
+            int reads = awaitCompletedThroughGet(id, timeline, sent + INSTANCE_LIMIT.toNanos());
+            if (inWindow) {
+                readsOfMeasured.addAndGet(reads);
             }
             long completed = timeline.completed;
             if (completed >= measuringFrom && completed < measuringUntil) {
@@ -162,12 +150,12 @@ final class GatewayClosedLoop implements AutoCloseable {
             timelines.remove(id);
         }
 
-        /** Reads the instance until it shows a final state; returns how many reads it took. */
+        /** Reads the instance, each read waiting for it to settle, until it shows a final state; returns how many reads it took. */
         private int awaitCompletedThroughGet(String id, Timeline timeline, long deadline) throws Exception {
             int reads = 0;
             while (System.nanoTime() < deadline) {
-                HttpResponse<String> read = http.send(request("/sop/" + EngineRun.PROCESS_NAME + "/" + id).GET().build(),
-                        HttpResponse.BodyHandlers.ofString());
+                HttpResponse<String> read = http.send(request("/sop/" + EngineRun.PROCESS_NAME + "/" + id + "?wait=" + WAIT_S)
+                                .timeout(Duration.ofSeconds(WAIT_S + 15)).GET().build(), HttpResponse.BodyHandlers.ofString());
                 reads++;
                 if (read.statusCode() == 200) {
                     JsonNode instance = Json.mapper().readTree(read.body());
@@ -179,9 +167,10 @@ final class GatewayClosedLoop implements AutoCloseable {
                     if ("failed".equals(state) || "cancelled".equals(state)) {
                         return reads;
                     }
+                } else {
+                    // 429 or 503: the answer came at once, so pause before asking again.
+                    Thread.sleep(100);
                 }
-                long elapsedMs = (System.nanoTime() - timeline.sent) / 1_000_000;
-                Thread.sleep(Math.max(1, elapsedMs / POLL_PAUSE_SHARE_OF_ELAPSED));
             }
             return reads;
         }

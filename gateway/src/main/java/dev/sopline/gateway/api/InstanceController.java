@@ -39,8 +39,11 @@ import dev.sopline.schemas.instance.StepError;
 import dev.sopline.schemas.validation.Violation;
 import dev.sopline.schemas.validation.ViolationCode;
 import jakarta.servlet.http.HttpServletRequest;
+import dev.sopline.gateway.stream.InstanceWaits;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 import java.util.Optional;
 import java.util.UUID;
 import org.slf4j.Logger;
@@ -52,6 +55,7 @@ import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.context.request.async.DeferredResult;
 import tools.jackson.databind.JsonNode;
 
 /** Instances: start, read, list, cancel, retry, their history, and the submit that resolves a step. */
@@ -72,11 +76,15 @@ public class InstanceController {
     private final RequestScope scope;
     private final IdempotencyKeys idempotency;
 
-    public InstanceController(EngineAccess engine, CommandBus commands, RequestScope scope, IdempotencyKeys idempotency) {
+    private final InstanceWaits waits;
+
+    public InstanceController(EngineAccess engine, CommandBus commands, RequestScope scope, IdempotencyKeys idempotency,
+                              InstanceWaits waits) {
         this.engine = engine;
         this.commands = commands;
         this.scope = scope;
         this.idempotency = idempotency;
+        this.waits = waits;
     }
 
     @Operation(operationId = "startInstance", summary = "Start an instance of a process",
@@ -136,14 +144,67 @@ public class InstanceController {
 
     @Operation(operationId = "getInstance", summary = "Read an instance and its steps",
             description = "The instance's state, inputs, outputs, and every declared step in order. Read-your-writes: after a start "
-                    + "or a submit has answered, this shows it.",
+                    + "or a submit has answered, this shows it. With `wait`, the answer waits until the instance is no longer "
+                    + "`pending` or `running` (it waits on a person or a third party, or it has ended), for at most that many "
+                    + "seconds, and then shows the instance as it is; look at its `state`.",
+            parameters = @Parameter(in = ParameterIn.QUERY, name = "wait", description = "Seconds to wait for the instance to "
+                    + "settle, 0 to 30; without it, the answer is at once",
+                    schema = @Schema(type = "integer", minimum = "0", maximum = "30")),
             responses = @ApiResponse(responseCode = "200", description = "The instance",
                     content = @Content(mediaType = "application/json", schema = @Schema(implementation = InstanceSchemas.Instance.class))))
     @GetMapping("/sop/{name}/{id}")
     public ResponseEntity<Map<String, Object>> get(@Parameter(description = NAME, example = "review") @PathVariable String name,
                                                    @Parameter(description = ID) @PathVariable String id, HttpServletRequest request) {
-        Answer<InstanceView> found = find(name, id, request);
-        return withStaleness(found, ApiViews.instance(found.value(), scope.baseUrl()));
+        return instanceResponse(find(name, id, request));
+    }
+
+    /**
+     * {@link #get} with {@code wait}: held, without a thread, until the instance settles or the wait runs out
+     * ({@link InstanceWaits}). Its own mapping, so a read without a wait stays a plain synchronous one.
+     */
+    @io.swagger.v3.oas.annotations.Hidden
+    @GetMapping(path = "/sop/{name}/{id}", params = "wait")
+    public DeferredResult<ResponseEntity<Map<String, Object>>> getWhenSettled(@PathVariable String name, @PathVariable String id,
+                                                                               @RequestParam("wait") String wait,
+                                                                               HttpServletRequest request) {
+        Duration waitFor = waitParameter(wait);
+        String workspace = scope.workspace(request);
+        String base = scope.baseUrl();
+        Supplier<Answer<InstanceView>> read = () -> find(workspace, name, id);
+        Answer<InstanceView> first = read.get();
+        DeferredResult<ResponseEntity<Map<String, Object>>> result =
+                new DeferredResult<>(waitFor.plus(InstanceWaits.GRACE).plusSeconds(5).toMillis());
+        if (waitFor.isZero() || isSettled(first)
+                || !waits.await(workspace, id, waitFor, read, InstanceController::isSettled, found -> instanceResponse(found, base), result)) {
+            result.setResult(instanceResponse(first, base));
+        }
+        return result;
+    }
+
+    private static Duration waitParameter(String wait) {
+        try {
+            long seconds = Long.parseLong(wait.trim());
+            if (seconds >= 0 && seconds <= InstanceWaits.MAX_WAIT.toSeconds()) {
+                return Duration.ofSeconds(seconds);
+            }
+        } catch (NumberFormatException e) {
+            // answered below
+        }
+        throw new ApiException(400, "invalid_parameter", "Expected wait to be whole seconds between 0 and " + InstanceWaits.MAX_WAIT.toSeconds());
+    }
+
+    /** No longer moving by itself: waiting on a person or a third party, or ended. */
+    private static boolean isSettled(Answer<InstanceView> answer) {
+        InstanceState state = answer.value().state();
+        return state != InstanceState.PENDING && state != InstanceState.RUNNING;
+    }
+
+    private ResponseEntity<Map<String, Object>> instanceResponse(Answer<InstanceView> found) {
+        return instanceResponse(found, scope.baseUrl());
+    }
+
+    private ResponseEntity<Map<String, Object>> instanceResponse(Answer<InstanceView> found, String base) {
+        return withStaleness(found, ApiViews.instance(found.value(), base));
     }
 
     @Operation(operationId = "listInstanceSteps", summary = "List an instance's steps",
@@ -294,7 +355,11 @@ public class InstanceController {
     }
 
     private Answer<InstanceView> find(String name, String id, HttpServletRequest request) {
-        return engine.queries().instanceAnswer(scope.workspace(request), id)
+        return find(scope.workspace(request), name, id);
+    }
+
+    private Answer<InstanceView> find(String workspace, String name, String id) {
+        return engine.queries().instanceAnswer(workspace, id)
                 .filter(answer -> answer.value().process().equals(name))
                 .orElseThrow(() -> InstanceAbsence.of(name, id));
     }

@@ -70,8 +70,9 @@ class GeneratedClientIT extends GatewayTestBase {
         Step submitted = instances.submitStep(PROCESS, started.getId(), "read", new SubmitRequest().outputs(Map.of("verdict", "accept")), null);
         assertThat(submitted.getState()).isEqualTo(Step.StateEnum.COMPLETED);
 
-        Instance done = await().atMost(Duration.ofSeconds(10)).until(() -> instances.getInstance(PROCESS, started.getId()),
-                instance -> instance.getState() == Instance.StateEnum.COMPLETED);
+        // One read that waits for the instance to settle, as the document describes `wait`.
+        Instance done = instances.getInstance(PROCESS, started.getId(), 10);
+        assertThat(done.getState()).isEqualTo(Instance.StateEnum.COMPLETED);
         assertThat(done.getOutputs()).containsEntry("verdict", "accept");
         assertThat(done.getSteps()).extracting(Step::getId).containsExactly("read");
         assertThat(done.getStartedAt()).isNotNull();
