@@ -4,6 +4,8 @@ import dev.sopline.engine.api.query.StateUnavailableException;
 import dev.sopline.gateway.config.SopProperties;
 import dev.sopline.gateway.config.StopsConcurrently;
 import dev.sopline.gateway.store.TopicTail;
+import dev.sopline.schemas.event.StateChangeEvents;
+import dev.sopline.schemas.json.Json;
 import dev.sopline.schemas.topic.Topics;
 import java.time.Duration;
 import java.util.Map;
@@ -27,6 +29,8 @@ import org.springframework.context.event.EventListener;
 import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
 import org.springframework.stereotype.Component;
 import org.springframework.web.context.request.async.DeferredResult;
+import tools.jackson.core.JsonParser;
+import tools.jackson.core.JsonToken;
 
 /**
  * Reads that wait for an instance to settle ({@code GET /sop/:name/:id?wait=}): held without a thread of their own
@@ -35,10 +39,11 @@ import org.springframework.web.context.request.async.DeferredResult;
  * <p>One reader of {@code sop.events} per gateway replica follows every partition as the engine writes it, before its
  * transaction commits: {@code GET} reads the engine's state, which holds a decision from the moment it is made, so a
  * waiting client learns of a change as soon as a plain {@code GET} could show it, not one commit later. The reader
- * only looks each record's key (the instance id) up among the waiting instances and parses nothing; a match wakes
- * that instance's waiters, which read the instance again on a small pool of threads, never on the reader's. The
- * engine writes an instance before its events, so the read after a wake-up sees the change. A wake-up that is missed
- * anyway (the reader reconnecting, a replica serving reads a little behind) costs at most {@link #RECHECK}: every
+ * looks each record's key (the instance id) up among the waiting instances and reads nothing more of records of other
+ * instances; a change of a waited-for instance's own state (not of one of its steps, {@link #mayChangeInstanceState})
+ * wakes its waiters, which read the instance again on a small pool of threads, never on the reader's. The engine
+ * writes an instance before its events, so the read after a wake-up sees the change. A wake-up that is missed anyway
+ * (the reader reconnecting, a replica serving reads a little behind) costs at most {@link #RECHECK}: every
  * waiter reads again that often.
  *
  * <p>Bounds, so that one workspace's clients cannot hold every slot: at most {@link #PER_WORKSPACE} waiting reads per
@@ -141,7 +146,7 @@ public class InstanceWaits implements StopsConcurrently {
     public void start() {
         tail.start(bootstrapServers, topic, TopicTail.Visibility.AS_WRITTEN, record -> {
             Set<Waiter<?, ?>> waiters = byInstance.get(record.key());
-            if (waiters != null) {
+            if (waiters != null && mayChangeInstanceState(record.value())) {
                 waiters.forEach(Waiter::wake);
             }
         });
@@ -149,6 +154,32 @@ public class InstanceWaits implements StopsConcurrently {
         threads.setDaemon(true);
         clock = Executors.newSingleThreadScheduledExecutor(threads);
         clock.scheduleWithFixedDelay(this::tick, CLOCK.toMillis(), CLOCK.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    /**
+     * False only for a state change that is surely not the instance's own: a step's. Whether an instance settles shows
+     * in its own state, and a step's change comes with an instance change whenever it moves the instance, so waking on
+     * steps' changes would only read the instance again for nothing, about three times per step. Only the envelope's
+     * {@code type} is looked at, with a streaming parser that stops there (it comes early); anything it cannot read
+     * wakes, to be safe.
+     */
+    static boolean mayChangeInstanceState(byte[] event) {
+        try (JsonParser parser = Json.mapper().createParser(event)) {
+            if (parser.nextToken() != JsonToken.START_OBJECT) {
+                return true;
+            }
+            for (JsonToken token = parser.nextToken(); token == JsonToken.PROPERTY_NAME; token = parser.nextToken()) {
+                String name = parser.currentName();
+                parser.nextToken();
+                if (name.equals("type")) {
+                    return !StateChangeEvents.STEP_STATE_CHANGED.equals(parser.getString());
+                }
+                parser.skipChildren();
+            }
+            return true;
+        } catch (RuntimeException unreadable) {
+            return true;
+        }
     }
 
     /** Reads again every waiter whose wait ran out or that has not been read for {@link #RECHECK}. */

@@ -99,6 +99,28 @@ class InstanceWaitsIT {
     }
 
     @Test
+    void shouldNotReadAgainForAChangeOfOneOfTheInstancesSteps() throws Exception {
+        start(10, 10);
+        CountedState state = new CountedState();
+        DeferredResult<String> result = new DeferredResult<>();
+        hold("default", "instance-a", Duration.ofSeconds(60), state, result);
+        state.setAfterFirstRead("completed");
+
+        producer.send(new ProducerRecord<>(topic, "instance-a", """
+                {"specversion":"1.0","id":"e1","source":"/workspaces/default/processes/p","type":"sop.step.state_changed",\
+                "data":{"step_id":"a","from":"active","to":"completed"}}""".getBytes(java.nio.charset.StandardCharsets.UTF_8))).get();
+        Thread.sleep(1_000);
+        assertThat(result.hasResult()).as("woken by a step's change").isFalse();
+
+        producer.send(new ProducerRecord<>(topic, "instance-a", """
+                {"specversion":"1.0","id":"e2","source":"/workspaces/default/processes/p","data":{"from":"running","to":"completed"},\
+                "type":"sop.instance.state_changed"}""".getBytes(java.nio.charset.StandardCharsets.UTF_8))).get();
+        await().atMost(Duration.ofSeconds(10)).until(result::hasResult);
+        assertThat(result.getResult()).isEqualTo("completed");
+        assertThat(state.reads.get()).isEqualTo(2);
+    }
+
+    @Test
     void shouldKeepWaitingWhenARecordComesButTheInstanceStillRuns() throws Exception {
         start(10, 10);
         CountedState state = new CountedState();
