@@ -49,7 +49,9 @@ public final class TopicTail {
     public void start(String bootstrapServers, String topic, Visibility visibility, Consumer<ConsumerRecord<String, byte[]>> handler) {
         running.set(true);
         CompletableFuture<Void> assigned = new CompletableFuture<>();
-        thread = new Thread(() -> follow(bootstrapServers, topic, visibility, handler, assigned), "tail-" + topic);
+        // Two tails may follow one topic (sop.events: committed for streams, as written for waiting reads): the name tells them apart.
+        String name = "tail-" + topic + (visibility == Visibility.AS_WRITTEN ? "-as-written" : "");
+        thread = new Thread(() -> follow(bootstrapServers, topic, visibility, handler, assigned), name);
         thread.setDaemon(true);
         thread.start();
         assigned.join();

@@ -106,7 +106,12 @@ public class InstanceWaits implements StopsConcurrently {
             return false;
         }
         Waiter<A, T> waiter = new Waiter<>(workspace, instanceId, System.nanoTime() + wait.toNanos(), read, settled, respond, result);
-        byInstance.computeIfAbsent(instanceId, id -> ConcurrentHashMap.newKeySet()).add(waiter);
+        // Added inside compute, atomically with forget() removing an emptied set: never into a set just dropped.
+        byInstance.compute(instanceId, (id, waiters) -> {
+            Set<Waiter<?, ?>> held = waiters == null ? ConcurrentHashMap.newKeySet() : waiters;
+            held.add(waiter);
+            return held;
+        });
         result.onCompletion(() -> forget(waiter));
         result.onTimeout(() -> result.setErrorResult(new StateUnavailableException("The instance could not be read in time")));
         // Registered first, then read: a change between the caller's read and now is not missed.
