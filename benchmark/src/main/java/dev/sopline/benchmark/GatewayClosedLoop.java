@@ -164,7 +164,8 @@ final class GatewayClosedLoop implements AutoCloseable {
                         timeline.completed = System.nanoTime();
                         return reads;
                     }
-                    if ("failed".equals(state) || "cancelled".equals(state)) {
+                    if (!"running".equals(state) && !"pending".equals(state)) {
+                        // Failed, cancelled, or waiting on someone (not in this process): another wait would answer at once.
                         return reads;
                     }
                 } else {
