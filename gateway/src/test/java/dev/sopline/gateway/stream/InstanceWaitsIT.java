@@ -201,6 +201,21 @@ class InstanceWaitsIT {
     }
 
     @Test
+    void shouldAnswerEveryWaiterWithItsInstanceWhenTheGatewayBeginsToStop() throws Exception {
+        start(10, 10);
+        CountedState state = new CountedState();
+        DeferredResult<String> result = new DeferredResult<>();
+        hold("default", "instance-a", Duration.ofSeconds(60), state, result);
+        state.setAfterFirstRead("running");
+
+        waits.answerAllOnShutdown();
+
+        await().atMost(Duration.ofSeconds(10)).until(result::hasResult);
+        assertThat(result.getResult()).isEqualTo("running");
+        assertThat(waits.waiting()).isZero();
+    }
+
+    @Test
     void shouldAnswerEveryWaiterWhenItStops() throws Exception {
         start(10, 10);
         DeferredResult<String> result = new DeferredResult<>();
