@@ -1,11 +1,7 @@
 package dev.sopline.engine.processor;
 
-import com.github.f4b6a3.ulid.Ulid;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
+import dev.sopline.schemas.event.HashedUlids;
 import java.time.Instant;
-import java.util.Arrays;
 
 /**
  * Ids of the events on {@code sop.events}. A replay of the log after a crash publishes the events of a decision again,
@@ -19,11 +15,6 @@ final class EventIds {
 
     static String of(String instanceId, int partition, long offset, int index, Instant time) {
         String place = instanceId + "\n" + partition + "\n" + offset + "\n" + index;
-        try {
-            byte[] hash = MessageDigest.getInstance("SHA-256").digest(place.getBytes(StandardCharsets.UTF_8));
-            return new Ulid(time.toEpochMilli(), Arrays.copyOf(hash, 10)).toString();
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("Expected the JVM to provide SHA-256", e);
-        }
+        return HashedUlids.of(time.toEpochMilli(), place);
     }
 }

@@ -38,7 +38,9 @@ final class BodyCollector implements ReadListener, AsyncListener {
     private final AtomicBoolean finished = new AtomicBoolean();
     private long reserved;
 
-    BodyCollector(AsyncContext async, long maxBytes, BufferBudget budget, Consumer<byte[]> onBody) throws IOException {
+    /** {@code arrived}: the body's first bytes, read before going async and already counted in {@code budget}. */
+    BodyCollector(AsyncContext async, long maxBytes, BufferBudget budget, ArrivedBytes arrived, Consumer<byte[]> onBody)
+            throws IOException {
         this.async = async;
         this.input = async.getRequest().getInputStream();
         this.maxBytes = maxBytes;
@@ -47,6 +49,8 @@ final class BodyCollector implements ReadListener, AsyncListener {
         // Most bodies are a few hundred bytes: a read buffer of their declared length, not 8 KiB for each request.
         long declared = async.getRequest().getContentLengthLong();
         this.chunk = new byte[declared > 0 && declared < CHUNK ? (int) declared : CHUNK];
+        body.write(arrived.bytes(), 0, arrived.length());
+        reserved = arrived.length();
     }
 
     @Override

@@ -86,6 +86,22 @@ class PathAndBodyHardeningIT extends GatewayTestBase {
     }
 
     @Test
+    void shouldReadABodyWhoseRestArrivesAfterItsFirstBytesWhole() throws Exception {
+        String body = "{\"name\":\"split-body-token\"}";
+        try (RawHttp http = new RawHttp(port)) {
+            // The head and the first bytes in one write, so they arrive together and are read at once; the rest comes
+            // later and is read as it arrives.
+            http.send("POST /workspace/tokens HTTP/1.1\r\nHost: localhost\r\nX-SOP-Token: " + TOKEN
+                    + "\r\nContent-Type: application/json\r\nContent-Length: " + body.length() + "\r\nConnection: close\r\n\r\n"
+                    + body.substring(0, 10));
+            TimeUnit.MILLISECONDS.sleep(300);
+            RawHttp.Answer answer = http.send(body.substring(10)).answer();
+            assertThat(answer.status()).as(answer.body()).isEqualTo(201);
+            assertThat(answer.body()).contains("\"name\":\"split-body-token\"");
+        }
+    }
+
+    @Test
     void shouldKeepAnsweringOtherClientsWhileManyConnectionsTrickleTheirBodies() throws Exception {
         List<RawHttp> slow = new ArrayList<>();
         await().atMost(Duration.ofSeconds(60)).until(() -> api().withToken(null).get("/actuator/health").status() == 200);

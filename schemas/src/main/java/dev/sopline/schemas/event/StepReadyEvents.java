@@ -1,14 +1,9 @@
 package dev.sopline.schemas.event;
 
-import com.github.f4b6a3.ulid.Ulid;
 import io.cloudevents.CloudEvent;
 import io.cloudevents.core.builder.CloudEventBuilder;
 import io.cloudevents.core.data.BytesCloudEventData;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.ZoneOffset;
-import java.util.Arrays;
 
 /**
  * The CloudEvent a {@link StepReady} record is on {@code sop.steps.<type>}: its attributes travel as the Kafka
@@ -43,11 +38,6 @@ public final class StepReadyEvents {
     private static String idOf(StepReady ready) {
         String attempt = String.join("\n", ready.workspace(), ready.instanceId(), ready.stepId(), String.valueOf(ready.attempt()),
                 ready.createdAt().toString());
-        try {
-            byte[] hash = MessageDigest.getInstance("SHA-256").digest(attempt.getBytes(StandardCharsets.UTF_8));
-            return new Ulid(ready.createdAt().toEpochMilli(), Arrays.copyOf(hash, 10)).toString();
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("Expected the JVM to provide SHA-256", e);
-        }
+        return HashedUlids.of(ready.createdAt().toEpochMilli(), attempt);
     }
 }
