@@ -85,7 +85,10 @@ public final class ResultRelay implements AutoCloseable {
         props.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, (int) settings.replication());
         props.put(StreamsConfig.STATE_DIR_CONFIG, settings.stateDir().toAbsolutePath().toString());
         props.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG, LogAndContinueExceptionHandler.class);
+        // As the engine's producer: no linger, one request in flight, so a lone copy leaves at once and copies made while
+        // a request is out go together in the next one.
         props.put(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), 0);
+        props.put(StreamsConfig.producerPrefix(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION), 1);
         props.put(StreamsConfig.POLL_MS_CONFIG, 10);
         // A result published before the relay's group first committed is still copied.
         props.put(StreamsConfig.consumerPrefix(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG), "earliest");

@@ -8,8 +8,6 @@ import java.util.function.Supplier;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.http.HttpHeaders;
-import org.springframework.security.access.hierarchicalroles.RoleHierarchy;
-import org.springframework.security.access.hierarchicalroles.RoleHierarchyImpl;
 import org.springframework.security.authentication.ProviderManager;
 import org.springframework.security.authorization.AuthorizationDecision;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
@@ -35,16 +33,6 @@ import org.springframework.security.web.authentication.AuthenticationFilter;
 public class SecurityConfig {
 
     private static final String BEARER = "Bearer ";
-
-    /** Each role includes the ones below it. */
-    @Bean
-    static RoleHierarchy roleHierarchy() {
-        return RoleHierarchyImpl.withDefaultRolePrefix()
-                .role("ADMIN").implies("OPERATOR")
-                .role("OPERATOR").implies("WORKER")
-                .role("WORKER").implies("VIEWER")
-                .build();
-    }
 
     /**
      * No observation around each of the chain's filters. Turning Spring Security's observations off by property still
