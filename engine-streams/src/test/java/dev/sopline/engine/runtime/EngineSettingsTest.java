@@ -6,6 +6,8 @@ import dev.sopline.engine.topology.WorkspaceEventTopics;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Properties;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.streams.StreamsConfig;
 import org.junit.jupiter.api.Test;
 
 class EngineSettingsTest {
@@ -22,6 +24,16 @@ class EngineSettingsTest {
         Properties streams = EngineSettings.fromEnvironment(Map.of("SOP_EVENTS_TOPIC_PER_WORKSPACE", "true")).streamsProperties();
 
         assertThat(WorkspaceEventTopics.from(asMap(streams))).isPresent();
+    }
+
+    @Test
+    void shouldSendEachProducersRecordsAtOnceWithOneRequestInFlightSoThatRecordsWaitingBehindItGoTogether() {
+        EngineSettings settings = EngineSettings.fromEnvironment(Map.of());
+
+        for (Properties props : java.util.List.of(settings.streamsProperties(), ResultRelay.properties(settings))) {
+            assertThat(props.get(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG))).isEqualTo(0);
+            assertThat(props.get(StreamsConfig.producerPrefix(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION))).isEqualTo(1);
+        }
     }
 
     /** The application's config as a processor's context hands it over. */

@@ -133,15 +133,20 @@ public class CommandBus implements StopsConcurrently {
                 org.apache.kafka.common.utils.Utils.murmur2(key.getBytes(java.nio.charset.StandardCharsets.UTF_8))) % partitions;
     }
 
-    @Override
-    public void start() {
-        producer = new KafkaProducer<>(KafkaClientSecurity.secured(Map.of(
-                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, properties.kafka().bootstrapServers(),
+    static Map<String, Object> producerSettings(String bootstrapServers) {
+        return Map.of(
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
                 ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true,
                 ProducerConfig.ACKS_CONFIG, "all",
                 ProducerConfig.LINGER_MS_CONFIG, 0,
                 // A lone command leaves at once; commands sent while a request is out go together in the next one.
-                ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 1)), new StringSerializer(), new ByteArraySerializer());
+                ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 1);
+    }
+
+    @Override
+    public void start() {
+        producer = new KafkaProducer<>(KafkaClientSecurity.secured(producerSettings(properties.kafka().bootstrapServers())),
+                new StringSerializer(), new ByteArraySerializer());
         // Replies are read as written: the command they answer is already on the command log, so an engine transaction
         // that aborts is followed by the same command processed again and the same reply; waiting for the commit would
         // add the commit interval to every request.

@@ -28,8 +28,7 @@ import org.springframework.web.filter.OncePerRequestFilter;
  * </ul>
  * Then the request is dispatched again, with the buffered body, through the rest of the chain to its handler. A body
  * whose every byte has already arrived with the request's head (most bodies: a few hundred bytes in the same packet)
- * is taken as it is and handed on at once, without going async: a second dispatch through the whole chain costs as
- * much CPU as the request's own handling. It runs after the security chain and the rate limits, so a request without
+ * is taken as it is and handed on at once, without going async and passing the chain a second time. It runs after the security chain and the rate limits, so a request without
  * the right token or over its budget is refused before any of its body is read.
  *
  * <p>Process files ({@code multipart/form-data}) are read by the servlet container's own multipart parser, which
