@@ -1,6 +1,5 @@
 package dev.sopline.engine.handler;
 
-import com.github.f4b6a3.ulid.Ulid;
 import dev.sopline.engine.decision.InstanceBudget;
 import dev.sopline.engine.decision.JsonSize;
 import dev.sopline.engine.api.view.ProcessVersions;
@@ -15,13 +14,10 @@ import dev.sopline.schemas.definition.CronSchedule;
 import dev.sopline.schemas.definition.ProcessDefinition;
 import dev.sopline.schemas.definition.Trigger;
 import dev.sopline.schemas.definition.TriggerType;
+import dev.sopline.schemas.event.HashedUlids;
 import dev.sopline.schemas.validation.Violation;
 import dev.sopline.schemas.validation.ViolationCode;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -109,12 +105,7 @@ public final class ProcessHandler {
      */
     static String scheduledInstanceId(Timer timer) {
         String fire = String.join("\n", timer.workspace(), timer.target(), timer.stepId(), timer.dueAt().toString());
-        try {
-            byte[] hash = MessageDigest.getInstance("SHA-256").digest(fire.getBytes(StandardCharsets.UTF_8));
-            return new Ulid(timer.dueAt().toEpochMilli(), Arrays.copyOf(hash, 10)).toString();
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("Expected the JVM to provide SHA-256", e);
-        }
+        return HashedUlids.of(timer.dueAt().toEpochMilli(), fire);
     }
 
     private static Optional<Timer> nextFire(String workspace, ProcessDefinition definition, Instant now) {
