@@ -316,12 +316,15 @@ public final class CommandProcessor implements Processor<String, Command, String
             indexes.update(before, after, definitionOf(after).orElse(null), now);
         });
         decision.timers().forEach(timer -> timers.put(timer.storeKey(), timer));
+        // The reply goes out once the state it announces is in the stores (a read right after it finds the instance),
+        // and before the events are built, so the waiting client does not wait for their envelopes. All of them belong
+        // to one transaction, so the order between topics changes nothing after a crash.
+        decision.reply().ifPresent(reply -> forwardReply(reply, now));
         List<Object> events = decision.events();
         for (int index = 0; index < events.size(); index++) {
             publish(recordKey, events.get(index), index, now);
         }
         decision.followUps().forEach(command -> forward(EngineTopology.COMMANDS_SINK, command.key(), command, now));
-        decision.reply().ifPresent(reply -> forwardReply(reply, now));
     }
 
     private void apply(ProcessDecision decision, Instant now) {

@@ -181,6 +181,10 @@ public record EngineSettings(
         // The stream thread commits between polls: a poll that waits 100 ms (the default) delays every commit by up to
         // that long. The fetch itself keeps the broker's long poll, which answers as soon as a command arrives.
         props.put(StreamsConfig.POLL_MS_CONFIG, Math.max(1, Math.min(10, commitInterval.toMillis() / 2)));
+        // Each task reads one partition of one topic (sop.commands), so there is no other input to wait for and order
+        // against. Disabled, the check before each task's turn returns at once; at its default (0) Kafka Streams 4.2
+        // formats a message with String.format for every task whose queue is empty, on every pass of the loop.
+        props.put(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG, StreamsConfig.MAX_TASK_IDLE_MS_DISABLED);
         props.put(StreamsConfig.consumerPrefix(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG), "earliest");
         // A replica that dies without leaving is noticed after this long (the broker's minimum); its partitions then
         // move to the others.

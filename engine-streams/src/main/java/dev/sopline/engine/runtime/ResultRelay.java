@@ -90,6 +90,8 @@ public final class ResultRelay implements AutoCloseable {
         props.put(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), 0);
         props.put(StreamsConfig.producerPrefix(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION), 1);
         props.put(StreamsConfig.POLL_MS_CONFIG, 10);
+        // One input topic, so each task has one partition and nothing to wait for (see EngineSettings#streamsProperties).
+        props.put(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG, StreamsConfig.MAX_TASK_IDLE_MS_DISABLED);
         // A result published before the relay's group first committed is still copied.
         props.put(StreamsConfig.consumerPrefix(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG), "earliest");
         // As the engine's own group: a relay restarted after a crash rejoins as itself at once, and a dead one is noticed

@@ -24,8 +24,10 @@ import dev.sopline.schemas.topic.Topics;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
+import java.util.List;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.processor.TopicNameExtractor;
+import org.apache.kafka.streams.state.StoreBuilder;
 import org.apache.kafka.streams.state.Stores;
 
 /**
@@ -77,6 +79,39 @@ public final class EngineTopology {
         return type == StepType.AUTOMATED ? AUTOMATED_STEPS_ROUTER : "steps-" + type.wireName() + "-sink";
     }
 
+    /** The command processor's stores, as the topology adds them (a test builds them without logging). */
+    static List<StoreBuilder<?>> commandProcessorStores() {
+        return List.of(
+                // Cached: an instance written several times between two commits reaches RocksDB and its changelog once.
+                Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(INSTANCES_STORE), Serdes.String(),
+                        new RecordSerde<>(Instance.class)).withCachingEnabled(),
+                Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(PROCESSES_STORE), Serdes.String(),
+                        new RecordSerde<>(ProcessVersions.class)),
+                Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(TIMERS_STORE), Serdes.String(),
+                        new RecordSerde<>(Timer.class)),
+                // Indexes derived from the instances, written with them in one transaction: on disk and logged, so a task that
+                // starts finds them ready instead of scanning every instance (InstanceIndexes).
+                Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(PENDING_STORE), Serdes.String(),
+                        new RecordSerde<>(PendingStep.class)).withCachingEnabled(),
+                // Not cached: its keys are new with each instance and state, so the cache would merge almost no writes, and
+                // keeping them sorted in it cost the stream thread more than writing them through (docs/decisions.md,
+                // "Cheaper work per instance").
+                Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(INSTANCE_INDEX_STORE), Serdes.String(),
+                        Serdes.String()),
+                Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(FINISHED_STORE), Serdes.String(),
+                        new RecordSerde<>(FinishedInstance.class)),
+                Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(COUNTERS_STORE), Serdes.String(),
+                        new RecordSerde<>(ProcessCounters.class)).withCachingEnabled(),
+                Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(WINDOW_STORE), Serdes.String(),
+                        new RecordSerde<>(WindowBucket.class)).withCachingEnabled(),
+                Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(IDEMPOTENCY_STORE), Serdes.String(),
+                        new RecordSerde<>(IdempotencyRecord.class)),
+                Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(WAITING_STARTS_STORE), Serdes.String(),
+                        new RecordSerde<>(WaitingStart.class)),
+                Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(HISTORY_STORE), Serdes.String(),
+                        HistoryRecord.serde()));
+    }
+
     public static Topology build(EngineConfig config) {
         Topology topology = new Topology();
         StringDeserializer keys = new StringDeserializer();
@@ -96,34 +131,7 @@ public final class EngineTopology {
         topology.addSource(COMMANDS_SOURCE, keys, new RecordSerde<>(Command.class).deserializer(), EngineTopics.COMMANDS);
         topology.addProcessor(COMMAND_PROCESSOR, () -> new CommandProcessor(config),
                 COMMANDS_SOURCE);
-        // Cached: an instance written several times between two commits reaches RocksDB and its changelog once.
-        topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(INSTANCES_STORE), Serdes.String(),
-                new RecordSerde<>(Instance.class)).withCachingEnabled(), COMMAND_PROCESSOR);
-        topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(PROCESSES_STORE), Serdes.String(),
-                new RecordSerde<>(ProcessVersions.class)), COMMAND_PROCESSOR);
-        topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(TIMERS_STORE), Serdes.String(),
-                new RecordSerde<>(Timer.class)), COMMAND_PROCESSOR);
-        // Indexes derived from the instances, written with them in one transaction: on disk and logged, so a task that
-        // starts finds them ready instead of scanning every instance (InstanceIndexes).
-        topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(PENDING_STORE), Serdes.String(),
-                new RecordSerde<>(PendingStep.class)).withCachingEnabled(), COMMAND_PROCESSOR);
-        // Not cached: its keys are new with each instance and state, so the cache would merge almost no writes, and
-        // keeping them sorted in it cost the stream thread more than writing them through (docs/decisions.md,
-        // "Cheaper work per instance").
-        topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(INSTANCE_INDEX_STORE), Serdes.String(),
-                Serdes.String()), COMMAND_PROCESSOR);
-        topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(FINISHED_STORE), Serdes.String(),
-                new RecordSerde<>(FinishedInstance.class)), COMMAND_PROCESSOR);
-        topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(COUNTERS_STORE), Serdes.String(),
-                new RecordSerde<>(ProcessCounters.class)).withCachingEnabled(), COMMAND_PROCESSOR);
-        topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(WINDOW_STORE), Serdes.String(),
-                new RecordSerde<>(WindowBucket.class)).withCachingEnabled(), COMMAND_PROCESSOR);
-        topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(IDEMPOTENCY_STORE), Serdes.String(),
-                new RecordSerde<>(IdempotencyRecord.class)), COMMAND_PROCESSOR);
-        topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(WAITING_STARTS_STORE), Serdes.String(),
-                new RecordSerde<>(WaitingStart.class)), COMMAND_PROCESSOR);
-        topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(HISTORY_STORE), Serdes.String(),
-                HistoryRecord.serde()), COMMAND_PROCESSOR);
+        commandProcessorStores().forEach(store -> topology.addStateStore(store, COMMAND_PROCESSOR));
 
         // Public topics follow the CloudEvents Kafka binding: sop.events in structured mode, sop.steps.* in binary mode
         // (docs/decisions.md, "Events for subscribers").

@@ -36,6 +36,20 @@ class EngineSettingsTest {
         }
     }
 
+    @Test
+    void shouldNotIdleTasksWhoseOnlyInputIsOnePartition() {
+        EngineSettings settings = EngineSettings.fromEnvironment(Map.of());
+
+        // Safe because the engine decides from sop.commands alone (EngineTopologyNamesTest) and the relay reads one topic.
+        assertThat(ResultRelay.topology().describe().subtopologies()).allSatisfy(subtopology -> assertThat(subtopology.nodes())
+                .filteredOn(node -> node instanceof org.apache.kafka.streams.TopologyDescription.Source)
+                .singleElement()
+                .satisfies(source -> assertThat(((org.apache.kafka.streams.TopologyDescription.Source) source).topicSet()).hasSize(1)));
+        for (Properties props : java.util.List.of(settings.streamsProperties(), ResultRelay.properties(settings))) {
+            assertThat(props.get(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG)).isEqualTo(StreamsConfig.MAX_TASK_IDLE_MS_DISABLED);
+        }
+    }
+
     /** The application's config as a processor's context hands it over. */
     private static Map<String, Object> asMap(Properties properties) {
         Map<String, Object> map = new HashMap<>();

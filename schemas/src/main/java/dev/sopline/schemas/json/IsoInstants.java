@@ -2,6 +2,8 @@ package dev.sopline.schemas.json;
 
 import java.time.DateTimeException;
 import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import java.time.LocalDate;
 import tools.jackson.core.JsonGenerator;
 import tools.jackson.core.JsonParser;
@@ -32,13 +34,19 @@ public final class IsoInstants {
 
     /** The text {@link Instant#toString()} gives, for years 0 to 9999. */
     static String format(Instant instant) {
+        String text = formatInRange(instant);
+        return text == null ? instant.toString() : text;
+    }
+
+    /** {@link #format}'s text for years 0 to 9999, null for any other. */
+    private static String formatInRange(Instant instant) {
         long seconds = instant.getEpochSecond();
         long day = Math.floorDiv(seconds, 86_400);
         int secondOfDay = (int) Math.floorMod(seconds, 86_400);
         LocalDate date = LocalDate.ofEpochDay(day);
         int year = date.getYear();
         if (year < 0 || year > 9999) {
-            return instant.toString();
+            return null;
         }
         StringBuilder text = new StringBuilder(30);
         digits(text, year, 4).append('-');
@@ -60,6 +68,26 @@ public final class IsoInstants {
             }
         }
         return text.append('Z').toString();
+    }
+
+    /**
+     * The text {@code DateTimeFormatter.ISO_OFFSET_DATE_TIME} gives for the instant at offset zero, as the CloudEvents
+     * SDK writes an event's {@code time}: the fraction with as few digits as the value needs ({@code .12}, not
+     * {@code .120}) and none when it is zero.
+     */
+    public static String formatAsOffsetDateTime(Instant instant) {
+        String text = formatInRange(instant);
+        if (text == null) {
+            return DateTimeFormatter.ISO_OFFSET_DATE_TIME.format(instant.atOffset(ZoneOffset.UTC));
+        }
+        if (instant.getNano() == 0) {
+            return text;
+        }
+        int end = text.length() - 1;
+        while (text.charAt(end - 1) == '0') {
+            end--;
+        }
+        return text.substring(0, end) + "Z";
     }
 
     /** The instant of {@code yyyy-MM-ddTHH:mm:ss[.f]Z} with one to nine fraction digits, or null for any other text. */

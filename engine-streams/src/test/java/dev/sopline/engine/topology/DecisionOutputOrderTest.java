@@ -1,0 +1,111 @@
+package dev.sopline.engine.topology;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sopline.engine.api.topic.EngineTopics;
+import dev.sopline.engine.decision.CallbackIds;
+import dev.sopline.engine.processor.CommandProcessor;
+import dev.sopline.schemas.command.CommandReply;
+import dev.sopline.schemas.command.RegisterProcess;
+import dev.sopline.schemas.command.StartInstance;
+import dev.sopline.schemas.definition.ProcessFiles;
+import dev.sopline.schemas.definition.StepType;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.processor.TaskId;
+import org.apache.kafka.streams.processor.StateStore;
+import org.apache.kafka.streams.processor.api.MockProcessorContext;
+import org.apache.kafka.streams.processor.api.MockProcessorContext.CapturedForward;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.StoreBuilder;
+import org.apache.kafka.streams.state.Stores;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What a decision hands to Kafka, in order. A client waits for the reply and a worker for its step, so the reply
+ * leaves as soon as the state it announces is stored, before the events' envelopes are built.
+ */
+class DecisionOutputOrderTest {
+
+    private static final long NOW = EngineHarness.START.toEpochMilli();
+
+    private final MockProcessorContext<String, Object> context = new MockProcessorContext<>(properties(), new TaskId(0, 0), stateDir());
+    private final List<StateStore> stores = new java.util.ArrayList<>();
+    private final CommandProcessor processor = new CommandProcessor(new EngineConfig(Duration.ofMillis(100), new CallbackIds(EngineHarness.SECRET)));
+    private long offset;
+
+    @AfterEach
+    void closeStores() {
+        stores.forEach(StateStore::close);
+    }
+
+    @Test
+    void shouldHandTheReplyToKafkaBeforeTheEventsAndTheStepHandoffOfAStart() {
+        // given: a published one-step process
+        for (StoreBuilder<?> builder : EngineTopology.commandProcessorStores()) {
+            add(builder.withLoggingDisabled());
+        }
+        add(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(EngineTopology.DEFINITIONS_STORE), Serdes.String(),
+                new dev.sopline.engine.api.serde.RecordSerde<>(dev.sopline.engine.api.view.ProcessVersions.class)).withLoggingDisabled());
+        processor.init(context);
+        register("automated.yaml");
+
+        // when
+        process(new StartInstance("start-1", EngineHarness.WORKSPACE, "01JAAAAAAAAAAAAAAAAAAAAAAA", "billing",
+                Map.of("amount", 12), null, StartInstance.API, null));
+
+        // then: the reply first, then the instance's and the step's changes and the step's handoff
+        List<String> children = context.forwarded().stream().map(forward -> forward.childName().orElse("")).toList();
+        assertThat(children).contains(EngineTopology.EVENTS_PUBLISHER, EngineTopology.stepReadySink(StepType.AUTOMATED));
+        assertThat(children.get(0)).isEqualTo(EngineTopology.REPLIES_SINK);
+        assertThat(((CommandReply) context.forwarded().get(0).record().value()).status()).isEqualTo(201);
+    }
+
+    private void register(String resource) {
+        byte[] yaml = EngineHarness.resource(resource);
+        ProcessFiles.Loaded loaded = (ProcessFiles.Loaded) ProcessFiles.load(yaml);
+        process(new RegisterProcess("register-1", EngineHarness.WORKSPACE, loaded.file(), new String(yaml, StandardCharsets.UTF_8)));
+        // The engine's definitions reach its global store through their topic; here they are copied over by hand.
+        KeyValueStore<String, Object> definitions = context.getStateStore(EngineTopology.DEFINITIONS_STORE);
+        for (CapturedForward<? extends String, ?> forward : context.forwarded()) {
+            if (forward.childName().filter(EngineTopology.DEFINITIONS_SINK::equals).isPresent()) {
+                definitions.put(forward.record().key(), forward.record().value());
+            }
+        }
+        context.resetForwards();
+    }
+
+    private void process(dev.sopline.schemas.command.Command command) {
+        context.setRecordMetadata(EngineTopics.COMMANDS, 0, offset++);
+        processor.process(new Record<>(command.key(), command, NOW));
+    }
+
+    private void add(StoreBuilder<?> builder) {
+        StateStore store = builder.withCachingDisabled().build();
+        store.init(context.getStateStoreContext(), store);
+        context.addStateStore(store);
+        stores.add(store);
+    }
+
+    private static Properties properties() {
+        Properties props = new Properties();
+        props.put(StreamsConfig.APPLICATION_ID_CONFIG, "decision-output-order");
+        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
+        return props;
+    }
+
+    private static java.io.File stateDir() {
+        try {
+            return java.nio.file.Files.createTempDirectory("decision-output-order").toFile();
+        } catch (java.io.IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}
