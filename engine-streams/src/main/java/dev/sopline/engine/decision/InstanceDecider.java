@@ -251,7 +251,7 @@ public final class InstanceDecider {
         Instance instance = transition.instance();
         StepDefinition stepDefinition = definition.step(stepId).orElseThrow();
         Map<String, Object> inputs = resolve(stepDefinition.inputs(), context(instance));
-        budget.checkCopy(instance, inputs, "the inputs of step '%s'".formatted(stepDefinition.id()));
+        budget.checkCopy(instance, inputs, "the inputs of step '" + stepDefinition.id() + "'");
         StepBehaviour behaviour = behaviours.of(stepDefinition.type());
         String callbackId = behaviour.issuesCallback()
                 ? callbackIds.of(instance.workspace(), instance.id(), stepDefinition.id(), attempt) : null;

@@ -60,10 +60,23 @@ public record Timer(Instant dueAt, Kind kind, String workspace, String target, S
 
     /** Store key: due time first, so a range scan up to "now" finds exactly the due timers in order. */
     public String storeKey() {
-        return "%015d|%s|%s|%s|%s|%d".formatted(dueAt.toEpochMilli(), kind, workspace, target, stepId, attempt);
+        return dueKeyPart(dueAt) + "|" + kind + "|" + workspace + "|" + target + "|" + stepId + "|" + attempt;
     }
 
     public static String upperBoundKey(Instant now) {
-        return "%015d|~".formatted(now.toEpochMilli());
+        return dueKeyPart(now) + "|~";
+    }
+
+    /**
+     * The due time as {@code %015d} writes it, the keys on disk since the first release, without
+     * {@code String.format}: a key is built for every timer written and at every punctuation.
+     */
+    private static String dueKeyPart(Instant dueAt) {
+        long millis = dueAt.toEpochMilli();
+        if (millis < 0) {
+            return "%015d".formatted(millis);
+        }
+        String digits = Long.toString(millis);
+        return digits.length() >= 15 ? digits : "0".repeat(15 - digits.length()) + digits;
     }
 }
