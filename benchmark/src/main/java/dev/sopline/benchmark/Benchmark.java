@@ -62,6 +62,12 @@ public final class Benchmark {
         if (cases.isEmpty() || !ALL_CASES.containsAll(cases)) {
             throw new IllegalArgumentException("Expected --case to name some of " + ALL_CASES + ", but got " + cases);
         }
+        Path jar = Path.of(options.getOrDefault("jar", "standalone/target/sopline/sopline-standalone.jar"));
+        if (!Files.isRegularFile(jar)) {
+            System.err.println("Expected the platform's jar at " + jar.toAbsolutePath() + ". Build it with "
+                    + "'./mvnw -q -B package -DskipTests' and run the benchmark from the repository's root, or name it with --jar=<path>.");
+            System.exit(2);
+        }
         Settings settings = new Settings(
                 cases,
                 Integer.parseInt(options.getOrDefault("instances", "2000")),
@@ -74,7 +80,7 @@ public final class Benchmark {
                 Duration.ofSeconds(Long.parseLong(options.getOrDefault("ramp-s", "5"))),
                 Integer.parseInt(options.getOrDefault("rate", "200")),
                 Boolean.parseBoolean(options.getOrDefault("profile", "false")) ? out.toAbsolutePath().getParent() : null,
-                Path.of(options.getOrDefault("jar", "standalone/target/sopline/sopline-standalone.jar")),
+                jar,
                 java.util.Arrays.stream(options.getOrDefault("platform-java-options", "").split(" ")).filter(option -> !option.isBlank()).toList());
         List<Duration> commitIntervals = list(options.getOrDefault("commit-interval-ms", "10,100")).stream()
                 .map(Long::parseLong).map(Duration::ofMillis).toList();

@@ -22,11 +22,14 @@ final class PlatformProcess implements AutoCloseable {
     private long peakBeforeReset = -1;
     final int httpPort;
     final int kafkaPort;
+    /** Where the platform's output goes: what to read when it does not come up. */
+    private final Path log;
 
-    private PlatformProcess(Process process, int httpPort, int kafkaPort) {
+    private PlatformProcess(Process process, int httpPort, int kafkaPort, Path log) {
         this.process = process;
         this.httpPort = httpPort;
         this.kafkaPort = kafkaPort;
+        this.log = log;
     }
 
     /**
@@ -59,11 +62,12 @@ final class PlatformProcess implements AutoCloseable {
                 "SOP_JUDGMENT_WORKER", "false"));
         builder.environment().putAll(extraEnv);
         builder.redirectErrorStream(true);
-        builder.redirectOutput(dataDir.resolveSibling(dataDir.getFileName() + ".log").toFile());
+        Path log = dataDir.resolveSibling(dataDir.getFileName() + ".log");
+        builder.redirectOutput(log.toFile());
         Process process = builder.start();
         // A benchmark stopped half-way does not leave a platform running behind it.
         Runtime.getRuntime().addShutdownHook(new Thread(process::destroy));
-        return new PlatformProcess(process, httpPort, kafkaPort);
+        return new PlatformProcess(process, httpPort, kafkaPort, log);
     }
 
     long pid() {
@@ -83,7 +87,7 @@ final class PlatformProcess implements AutoCloseable {
         long started = System.nanoTime();
         while (System.nanoTime() - started < limit.toNanos()) {
             if (!process.isAlive()) {
-                throw new IllegalStateException("The platform exited with " + process.exitValue());
+                throw new IllegalStateException("The platform exited with " + process.exitValue() + "; its output is in " + log);
             }
             try {
                 HttpResponse<String> health = http.send(HttpRequest.newBuilder(URI.create(baseUrl() + "/actuator/health")).build(),
