@@ -2,23 +2,30 @@ package dev.sopline.engine.topology;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.sopline.engine.api.serde.RecordSerde;
 import dev.sopline.engine.api.topic.EngineTopics;
+import dev.sopline.engine.api.view.ProcessVersions;
 import dev.sopline.engine.decision.CallbackIds;
 import dev.sopline.engine.processor.CommandProcessor;
+import dev.sopline.schemas.command.Command;
 import dev.sopline.schemas.command.CommandReply;
 import dev.sopline.schemas.command.RegisterProcess;
 import dev.sopline.schemas.command.StartInstance;
 import dev.sopline.schemas.definition.ProcessFiles;
 import dev.sopline.schemas.definition.StepType;
+import java.io.File;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.StreamsConfig;
-import org.apache.kafka.streams.processor.TaskId;
 import org.apache.kafka.streams.processor.StateStore;
+import org.apache.kafka.streams.processor.TaskId;
 import org.apache.kafka.streams.processor.api.MockProcessorContext;
 import org.apache.kafka.streams.processor.api.MockProcessorContext.CapturedForward;
 import org.apache.kafka.streams.processor.api.Record;
@@ -29,15 +36,15 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * What a decision hands to Kafka, in order. A client waits for the reply and a worker for its step, so the reply
- * leaves as soon as the state it announces is stored, before the events' envelopes are built.
+ * What a decision hands on to Kafka, in order. A client waits for the reply, so it is handed on as soon as the state it
+ * announces is stored, before the events' envelopes are built.
  */
 class DecisionOutputOrderTest {
 
     private static final long NOW = EngineHarness.START.toEpochMilli();
 
     private final MockProcessorContext<String, Object> context = new MockProcessorContext<>(properties(), new TaskId(0, 0), stateDir());
-    private final List<StateStore> stores = new java.util.ArrayList<>();
+    private final List<StateStore> stores = new ArrayList<>();
     private final CommandProcessor processor = new CommandProcessor(new EngineConfig(Duration.ofMillis(100), new CallbackIds(EngineHarness.SECRET)));
     private long offset;
 
@@ -53,7 +60,7 @@ class DecisionOutputOrderTest {
             add(builder.withLoggingDisabled());
         }
         add(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(EngineTopology.DEFINITIONS_STORE), Serdes.String(),
-                new dev.sopline.engine.api.serde.RecordSerde<>(dev.sopline.engine.api.view.ProcessVersions.class)).withLoggingDisabled());
+                new RecordSerde<>(ProcessVersions.class)).withLoggingDisabled());
         processor.init(context);
         register("automated.yaml");
 
@@ -82,7 +89,7 @@ class DecisionOutputOrderTest {
         context.resetForwards();
     }
 
-    private void process(dev.sopline.schemas.command.Command command) {
+    private void process(Command command) {
         context.setRecordMetadata(EngineTopics.COMMANDS, 0, offset++);
         processor.process(new Record<>(command.key(), command, NOW));
     }
@@ -101,10 +108,10 @@ class DecisionOutputOrderTest {
         return props;
     }
 
-    private static java.io.File stateDir() {
+    private static File stateDir() {
         try {
-            return java.nio.file.Files.createTempDirectory("decision-output-order").toFile();
-        } catch (java.io.IOException e) {
+            return Files.createTempDirectory("decision-output-order").toFile();
+        } catch (IOException e) {
             throw new IllegalStateException(e);
         }
     }
