@@ -22,11 +22,13 @@ import dev.sopline.schemas.instance.CallbackOwner;
 import dev.sopline.schemas.instance.PendingStep;
 import dev.sopline.schemas.topic.Topics;
 import java.util.List;
+import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.processor.TopicNameExtractor;
+import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.StoreBuilder;
 import org.apache.kafka.streams.state.Stores;
 
@@ -83,33 +85,27 @@ public final class EngineTopology {
     static List<StoreBuilder<?>> commandProcessorStores() {
         return List.of(
                 // Cached: an instance written several times between two commits reaches RocksDB and its changelog once.
-                Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(INSTANCES_STORE), Serdes.String(),
-                        new RecordSerde<>(Instance.class)).withCachingEnabled(),
-                Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(PROCESSES_STORE), Serdes.String(),
-                        new RecordSerde<>(ProcessVersions.class)),
-                Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(TIMERS_STORE), Serdes.String(),
-                        new RecordSerde<>(Timer.class)),
+                onDisk(INSTANCES_STORE, new RecordSerde<>(Instance.class)).withCachingEnabled(),
+                onDisk(PROCESSES_STORE, new RecordSerde<>(ProcessVersions.class)),
+                onDisk(TIMERS_STORE, new RecordSerde<>(Timer.class)),
                 // Indexes derived from the instances, written with them in one transaction: on disk and logged, so a task that
                 // starts finds them ready instead of scanning every instance (InstanceIndexes).
-                Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(PENDING_STORE), Serdes.String(),
-                        new RecordSerde<>(PendingStep.class)).withCachingEnabled(),
+                onDisk(PENDING_STORE, new RecordSerde<>(PendingStep.class)).withCachingEnabled(),
                 // Not cached: its keys are new with each instance and state, so the cache would merge almost no writes, and
                 // keeping them sorted in it cost the stream thread more than writing them through (docs/decisions.md,
                 // "Cheaper work per instance").
-                Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(INSTANCE_INDEX_STORE), Serdes.String(),
-                        Serdes.String()),
-                Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(FINISHED_STORE), Serdes.String(),
-                        new RecordSerde<>(FinishedInstance.class)),
-                Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(COUNTERS_STORE), Serdes.String(),
-                        new RecordSerde<>(ProcessCounters.class)).withCachingEnabled(),
-                Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(WINDOW_STORE), Serdes.String(),
-                        new RecordSerde<>(WindowBucket.class)).withCachingEnabled(),
-                Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(IDEMPOTENCY_STORE), Serdes.String(),
-                        new RecordSerde<>(IdempotencyRecord.class)),
-                Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(WAITING_STARTS_STORE), Serdes.String(),
-                        new RecordSerde<>(WaitingStart.class)),
-                Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(HISTORY_STORE), Serdes.String(),
-                        HistoryRecord.serde()));
+                onDisk(INSTANCE_INDEX_STORE, Serdes.String()),
+                onDisk(FINISHED_STORE, new RecordSerde<>(FinishedInstance.class)),
+                onDisk(COUNTERS_STORE, new RecordSerde<>(ProcessCounters.class)).withCachingEnabled(),
+                onDisk(WINDOW_STORE, new RecordSerde<>(WindowBucket.class)).withCachingEnabled(),
+                onDisk(IDEMPOTENCY_STORE, new RecordSerde<>(IdempotencyRecord.class)),
+                onDisk(WAITING_STARTS_STORE, new RecordSerde<>(WaitingStart.class)),
+                onDisk(HISTORY_STORE, HistoryRecord.serde()));
+    }
+
+    /** A RocksDB store keyed by text, logged to its changelog unless the caller says otherwise. */
+    private static <V> StoreBuilder<KeyValueStore<String, V>> onDisk(String name, Serde<V> values) {
+        return Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(name), Serdes.String(), values);
     }
 
     public static Topology build(EngineConfig config) {
@@ -118,13 +114,11 @@ public final class EngineTopology {
         StringSerializer keyWriter = new StringSerializer();
 
         topology.addGlobalStore(
-                Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(DEFINITIONS_STORE), Serdes.String(),
-                        new RecordSerde<>(ProcessVersions.class)).withLoggingDisabled(),
+                onDisk(DEFINITIONS_STORE, new RecordSerde<>(ProcessVersions.class)).withLoggingDisabled(),
                 "definitions-source", keys, new RecordSerde<>(ProcessVersions.class).deserializer(), EngineTopics.DEFINITIONS,
                 "definitions-updater", () -> new GlobalStoreUpdater<>(DEFINITIONS_STORE));
         topology.addGlobalStore(
-                Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(CALLBACKS_STORE), Serdes.String(),
-                        new RecordSerde<>(CallbackOwner.class)).withLoggingDisabled(),
+                onDisk(CALLBACKS_STORE, new RecordSerde<>(CallbackOwner.class)).withLoggingDisabled(),
                 "callbacks-source", keys, new RecordSerde<>(CallbackOwner.class).deserializer(), EngineTopics.CALLBACKS,
                 "callbacks-updater", () -> new GlobalStoreUpdater<>(CALLBACKS_STORE));
 
