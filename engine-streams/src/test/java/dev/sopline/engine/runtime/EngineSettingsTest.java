@@ -4,10 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sopline.engine.topology.WorkspaceEventTopics;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.TopologyDescription.Source;
 import org.junit.jupiter.api.Test;
 
 class EngineSettingsTest {
@@ -30,7 +32,7 @@ class EngineSettingsTest {
     void shouldSendEachProducersRecordsAtOnceWithOneRequestInFlightSoThatRecordsWaitingBehindItGoTogether() {
         EngineSettings settings = EngineSettings.fromEnvironment(Map.of());
 
-        for (Properties props : java.util.List.of(settings.streamsProperties(), ResultRelay.properties(settings))) {
+        for (Properties props : List.of(settings.streamsProperties(), ResultRelay.properties(settings))) {
             assertThat(props.get(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG))).isEqualTo(0);
             assertThat(props.get(StreamsConfig.producerPrefix(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION))).isEqualTo(1);
         }
@@ -42,10 +44,10 @@ class EngineSettingsTest {
 
         // Safe because the engine decides from sop.commands alone (EngineTopologyNamesTest) and the relay reads one topic.
         assertThat(ResultRelay.topology().describe().subtopologies()).allSatisfy(subtopology -> assertThat(subtopology.nodes())
-                .filteredOn(node -> node instanceof org.apache.kafka.streams.TopologyDescription.Source)
+                .filteredOn(node -> node instanceof Source)
                 .singleElement()
-                .satisfies(source -> assertThat(((org.apache.kafka.streams.TopologyDescription.Source) source).topicSet()).hasSize(1)));
-        for (Properties props : java.util.List.of(settings.streamsProperties(), ResultRelay.properties(settings))) {
+                .satisfies(source -> assertThat(((Source) source).topicSet()).hasSize(1)));
+        for (Properties props : List.of(settings.streamsProperties(), ResultRelay.properties(settings))) {
             assertThat(props.get(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG)).isEqualTo(StreamsConfig.MAX_TASK_IDLE_MS_DISABLED);
         }
     }

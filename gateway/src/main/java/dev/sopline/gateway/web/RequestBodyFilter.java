@@ -28,8 +28,9 @@ import org.springframework.web.filter.OncePerRequestFilter;
  * </ul>
  * Then the request is dispatched again, with the buffered body, through the rest of the chain to its handler. A body
  * whose every byte has already arrived with the request's head (most bodies: a few hundred bytes in the same packet)
- * is taken as it is and handed on at once, without going async and passing the chain a second time. It runs after the security chain and the rate limits, so a request without
- * the right token or over its budget is refused before any of its body is read.
+ * is taken as it is and handed on at once, without going async and passing the chain a second time. It runs after
+ * the security chain and the rate limits, so a request without the right token or over its budget is refused before
+ * any of its body is read.
  *
  * <p>Process files ({@code multipart/form-data}) are read by the servlet container's own multipart parser, which
  * reads the request's stream itself: they keep the blocking read, capped at 300 KB by the multipart limits, and only

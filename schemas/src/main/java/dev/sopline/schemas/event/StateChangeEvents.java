@@ -67,7 +67,12 @@ public final class StateChangeEvents {
     }
 
     public static URI source(String workspace, String process) {
-        return URI.create("/workspaces/" + workspace + "/processes/" + process);
+        return URI.create(sourceText(workspace, process));
+    }
+
+    /** The {@code source} as text: workspace and process names are letters, digits, {@code _} and {@code -}. */
+    private static String sourceText(String workspace, String process) {
+        return "/workspaces/" + workspace + "/processes/" + process;
     }
 
     /**
@@ -79,7 +84,7 @@ public final class StateChangeEvents {
      */
     private static byte[] envelope(String id, String type, String workspace, String process, String instanceId, Object data,
             Instant time) {
-        return Json.mapper().writeValueAsBytes(new Envelope(SPEC_VERSION, id, "/workspaces/" + workspace + "/processes/" + process,
+        return Json.mapper().writeValueAsBytes(new Envelope(SPEC_VERSION, id, sourceText(workspace, process),
                 type, JSON, instanceId, IsoInstants.formatAsOffsetDateTime(time), data));
     }
 
