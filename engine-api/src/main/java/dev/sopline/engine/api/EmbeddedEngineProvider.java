@@ -16,6 +16,8 @@ public interface EmbeddedEngineProvider {
      * @param bootstrapServers the Kafka cluster, which the caller's own setting names
      * @param stateDir where the engine keeps its local stores
      * @param meters where the engine's meters go
+     * @param listener told of each reply and instance change as the engine decides it, on its stream thread
      */
-    EmbeddedEngine start(Map<String, String> environment, String bootstrapServers, Path stateDir, MeterRegistry meters);
+    EmbeddedEngine start(Map<String, String> environment, String bootstrapServers, Path stateDir, MeterRegistry meters,
+                         DecisionListener listener);
 }

@@ -18,11 +18,12 @@ public final class EmbeddedEngines {
      * @throws IllegalStateException when no engine is on the class path
      * @see EmbeddedEngineProvider#start
      */
-    public static EmbeddedEngine start(Map<String, String> environment, String bootstrapServers, Path stateDir, MeterRegistry meters) {
+    public static EmbeddedEngine start(Map<String, String> environment, String bootstrapServers, Path stateDir, MeterRegistry meters,
+                                       DecisionListener listener) {
         return provider(EmbeddedEngines.class.getClassLoader())
                 .orElseThrow(() -> new IllegalStateException("Expected an engine to run in this process, but the engine module "
                         + "(engine-streams) is not on the class path; set SOP_ENGINE_QUERY_URLS to read from engine replicas instead"))
-                .start(environment, bootstrapServers, stateDir, meters);
+                .start(environment, bootstrapServers, stateDir, meters, listener);
     }
 
     static Optional<EmbeddedEngineProvider> provider(ClassLoader classLoader) {

@@ -1,5 +1,6 @@
 package dev.sopline.engine.processor;
 
+import dev.sopline.engine.api.DecisionListener;
 import dev.sopline.engine.decision.CallbackIds;
 import dev.sopline.engine.decision.Decision;
 import dev.sopline.engine.decision.InstanceDecider;
@@ -79,6 +80,7 @@ public final class CommandProcessor implements Processor<String, Command, String
     private final CallbackIds callbackIds;
     private final CommandMetrics metrics;
     private final Duration retention;
+    private final DecisionListener listener;
     private final ProcessHandler processHandler = new ProcessHandler();
 
     private ProcessorContext<String, Object> context;
@@ -106,6 +108,7 @@ public final class CommandProcessor implements Processor<String, Command, String
         this.callbackIds = config.callbackIds();
         this.metrics = config.metrics();
         this.retention = config.retention();
+        this.listener = config.listener();
     }
 
     @Override
@@ -321,10 +324,16 @@ public final class CommandProcessor implements Processor<String, Command, String
         // to one transaction, so the order between topics changes nothing after a crash.
         decision.reply().ifPresent(reply -> forwardReply(reply, now));
         List<Object> events = decision.events();
+        boolean instanceChanged = false;
         for (int index = 0; index < events.size(); index++) {
-            publish(recordKey, events.get(index), index, now);
+            Object event = events.get(index);
+            publish(recordKey, event, index, now);
+            instanceChanged |= event instanceof InstanceStateChanged;
         }
         decision.followUps().forEach(command -> forward(EngineTopology.COMMANDS_SINK, command.key(), command, now));
+        if (instanceChanged) {
+            tellInstanceChanged(recordKey);
+        }
     }
 
     private void apply(ProcessDecision decision, Instant now) {
@@ -374,6 +383,19 @@ public final class CommandProcessor implements Processor<String, Command, String
         replyStatus = reply.status();
         if (reply.commandId() != null) {
             forward(EngineTopology.REPLIES_SINK, reply.commandId(), reply, now);
+            try {
+                listener.replied(reply);
+            } catch (RuntimeException e) {
+                LOG.warn("The listener in this JVM failed on the reply to {}; the replies topic still carries it", reply.commandId(), e);
+            }
+        }
+    }
+
+    private void tellInstanceChanged(String instanceId) {
+        try {
+            listener.instanceChanged(instanceId);
+        } catch (RuntimeException e) {
+            LOG.warn("The listener in this JVM failed on a change of instance {}; sop.events still carries it", instanceId, e);
         }
     }
 

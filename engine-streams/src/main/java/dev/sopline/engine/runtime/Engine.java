@@ -1,5 +1,6 @@
 package dev.sopline.engine.runtime;
 
+import dev.sopline.engine.api.DecisionListener;
 import dev.sopline.engine.api.EmbeddedEngine;
 import dev.sopline.schemas.kafka.KafkaClientSecurity;
 import dev.sopline.engine.decision.CallbackIds;
@@ -63,6 +64,11 @@ public final class Engine implements EmbeddedEngine {
     }
 
     public static Engine start(EngineSettings settings, MeterRegistry registry) {
+        return start(settings, registry, DecisionListener.NONE);
+    }
+
+    /** @param listener told of each reply and instance change as this replica decides it, before it reaches the broker */
+    public static Engine start(EngineSettings settings, MeterRegistry registry, DecisionListener listener) {
         try (Admin admin = Admin.create(KafkaClientSecurity.secured(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, settings.bootstrapServers())))) {
             EngineTopics.ensure(admin, settings.partitions(), settings.replication());
         }
@@ -72,7 +78,8 @@ public final class Engine implements EmbeddedEngine {
                 EngineTopology.build(new EngineConfig(settings.timerInterval(), callbackIds, EngineConfig.DEFAULT_FIRES_PER_PUNCTUATION,
                         new InstanceBudget(settings.instanceMaxBytes()))
                         .withRetention(settings.retention())
-                        .withMetrics(metrics.commands())), settings.streamsProperties());
+                        .withMetrics(metrics.commands())
+                        .withListener(listener)), settings.streamsProperties());
         StreamThreadFailures threadFailures = new StreamThreadFailures();
         // A failure Kafka Streams did not recover from itself: the thread is replaced, and health counts it, so a
         // thread that keeps failing on the same input turns the engine unhealthy instead of looping unseen.

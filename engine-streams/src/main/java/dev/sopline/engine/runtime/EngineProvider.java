@@ -1,6 +1,7 @@
 package dev.sopline.engine.runtime;
 
 import dev.sopline.engine.api.EmbeddedEngine;
+import dev.sopline.engine.api.DecisionListener;
 import dev.sopline.engine.api.EmbeddedEngineProvider;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.nio.file.Path;
@@ -13,10 +14,11 @@ import java.util.Map;
 public final class EngineProvider implements EmbeddedEngineProvider {
 
     @Override
-    public EmbeddedEngine start(Map<String, String> environment, String bootstrapServers, Path stateDir, MeterRegistry meters) {
+    public EmbeddedEngine start(Map<String, String> environment, String bootstrapServers, Path stateDir, MeterRegistry meters,
+                                DecisionListener listener) {
         EngineSettings settings = EngineSettings.fromEnvironment(environment)
                 .withBootstrapServers(bootstrapServers)
                 .withStateDir(stateDir);
-        return Engine.start(settings, meters);
+        return Engine.start(settings, meters, listener);
     }
 }

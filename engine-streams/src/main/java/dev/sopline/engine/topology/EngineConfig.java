@@ -1,5 +1,6 @@
 package dev.sopline.engine.topology;
 
+import dev.sopline.engine.api.DecisionListener;
 import dev.sopline.engine.decision.CallbackIds;
 import dev.sopline.engine.decision.InstanceBudget;
 import dev.sopline.engine.processor.CommandMetrics;
@@ -16,16 +17,17 @@ import java.time.Duration;
  *     broker's limit
  * @param retention how long a finished instance is kept before it is removed with everything that belongs to it
  * @param metrics where each decided command is reported
+ * @param listener told of each reply and instance change as it is decided, in this JVM
  */
 public record EngineConfig(Duration timerInterval, CallbackIds callbackIds, int firesPerPunctuation, InstanceBudget instanceBudget,
-                           Duration retention, CommandMetrics metrics) {
+                           Duration retention, CommandMetrics metrics, DecisionListener listener) {
 
     public static final Duration DEFAULT_TIMER_INTERVAL = Duration.ofMillis(100);
     public static final int DEFAULT_FIRES_PER_PUNCTUATION = 500;
     public static final Duration DEFAULT_RETENTION = Duration.ofDays(30);
 
     public EngineConfig(Duration timerInterval, CallbackIds callbackIds, int firesPerPunctuation, InstanceBudget instanceBudget) {
-        this(timerInterval, callbackIds, firesPerPunctuation, instanceBudget, DEFAULT_RETENTION, CommandMetrics.NONE);
+        this(timerInterval, callbackIds, firesPerPunctuation, instanceBudget, DEFAULT_RETENTION, CommandMetrics.NONE, DecisionListener.NONE);
     }
 
     public EngineConfig(Duration timerInterval, CallbackIds callbackIds) {
@@ -37,10 +39,14 @@ public record EngineConfig(Duration timerInterval, CallbackIds callbackIds, int 
     }
 
     public EngineConfig withRetention(Duration newRetention) {
-        return new EngineConfig(timerInterval, callbackIds, firesPerPunctuation, instanceBudget, newRetention, metrics);
+        return new EngineConfig(timerInterval, callbackIds, firesPerPunctuation, instanceBudget, newRetention, metrics, listener);
     }
 
     public EngineConfig withMetrics(CommandMetrics newMetrics) {
-        return new EngineConfig(timerInterval, callbackIds, firesPerPunctuation, instanceBudget, retention, newMetrics);
+        return new EngineConfig(timerInterval, callbackIds, firesPerPunctuation, instanceBudget, retention, newMetrics, listener);
+    }
+
+    public EngineConfig withListener(DecisionListener newListener) {
+        return new EngineConfig(timerInterval, callbackIds, firesPerPunctuation, instanceBudget, retention, metrics, newListener);
     }
 }

@@ -2,17 +2,21 @@ package dev.sopline.engine.topology;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.sopline.engine.api.DecisionListener;
 import dev.sopline.engine.api.serde.RecordSerde;
 import dev.sopline.engine.api.topic.EngineTopics;
 import dev.sopline.engine.api.view.ProcessVersions;
 import dev.sopline.engine.decision.CallbackIds;
 import dev.sopline.engine.processor.CommandProcessor;
+import dev.sopline.engine.state.InstanceStore;
 import dev.sopline.schemas.command.Command;
 import dev.sopline.schemas.command.CommandReply;
 import dev.sopline.schemas.command.RegisterProcess;
 import dev.sopline.schemas.command.StartInstance;
+import dev.sopline.schemas.command.SubmitStep;
 import dev.sopline.schemas.definition.ProcessFiles;
 import dev.sopline.schemas.definition.StepType;
+import dev.sopline.schemas.instance.InstanceState;
 import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -36,16 +40,29 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * What a decision hands on to Kafka, in order. A client waits for the reply, so it is handed on as soon as the state it
- * announces is stored, before the events' envelopes are built.
+ * What a decision hands on to Kafka, in order, and to the gateway in its JVM. A client waits for the reply, so it is
+ * handed on as soon as the state it announces is stored, before the events' envelopes are built.
  */
 class DecisionOutputOrderTest {
 
     private static final long NOW = EngineHarness.START.toEpochMilli();
+    private static final String INSTANCE = "01JAAAAAAAAAAAAAAAAAAAAAAA";
 
     private final MockProcessorContext<String, Object> context = new MockProcessorContext<>(properties(), new TaskId(0, 0), stateDir());
     private final List<StateStore> stores = new ArrayList<>();
-    private final CommandProcessor processor = new CommandProcessor(new EngineConfig(Duration.ofMillis(100), new CallbackIds(EngineHarness.SECRET)));
+    private final List<String> heard = new ArrayList<>();
+    private final CommandProcessor processor = new CommandProcessor(new EngineConfig(Duration.ofMillis(100), new CallbackIds(EngineHarness.SECRET))
+            .withListener(new DecisionListener() {
+                @Override
+                public void replied(CommandReply reply) {
+                    heard.add("reply " + reply.commandId() + " " + reply.status() + ", instance stored: " + isStored(INSTANCE));
+                }
+
+                @Override
+                public void instanceChanged(String instanceId) {
+                    heard.add("changed " + instanceId + ", stored: " + isStored(instanceId));
+                }
+            }));
     private long offset;
 
     @AfterEach
@@ -56,23 +73,62 @@ class DecisionOutputOrderTest {
     @Test
     void shouldHandTheReplyToKafkaBeforeTheEventsAndTheStepHandoffOfAStart() {
         // given: a published one-step process
-        for (StoreBuilder<?> builder : EngineTopology.commandProcessorStores()) {
-            add(builder.withLoggingDisabled());
-        }
-        add(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(EngineTopology.DEFINITIONS_STORE), Serdes.String(),
-                new RecordSerde<>(ProcessVersions.class)).withLoggingDisabled());
-        processor.init(context);
-        register("automated.yaml");
+        initWithPublished("automated.yaml");
 
         // when
-        process(new StartInstance("start-1", EngineHarness.WORKSPACE, "01JAAAAAAAAAAAAAAAAAAAAAAA", "billing",
-                Map.of("amount", 12), null, StartInstance.API, null));
+        start();
 
         // then: the reply first, then the instance's and the step's changes and the step's handoff
         List<String> children = context.forwarded().stream().map(forward -> forward.childName().orElse("")).toList();
         assertThat(children).contains(EngineTopology.EVENTS_PUBLISHER, EngineTopology.stepReadySink(StepType.AUTOMATED));
         assertThat(children.get(0)).isEqualTo(EngineTopology.REPLIES_SINK);
         assertThat(((CommandReply) context.forwarded().get(0).record().value()).status()).isEqualTo(201);
+    }
+
+    @Test
+    void shouldTellTheGatewayInItsJvmOfRepliesAndOfInstanceChangesOnceTheyAreStored() {
+        // given: a published process of two form steps
+        initWithPublished("two-step.yaml");
+        heard.clear();
+
+        // when: started, and both steps submitted (the first moves only the steps, the second ends the instance)
+        process(new StartInstance("start-1", EngineHarness.WORKSPACE, INSTANCE, "two-step", Map.of("title", "Q3"), null,
+                StartInstance.API, null));
+        process(new SubmitStep("submit-1", EngineHarness.WORKSPACE, INSTANCE, "two-step", "draft", Map.of("text", "t"), null));
+        process(new SubmitStep("submit-2", EngineHarness.WORKSPACE, INSTANCE, "two-step", "review", Map.of("verdict", "accept"), null));
+
+        // then: each reply, and the instance's own two changes (running, completed), each once its state was stored
+        assertThat(heard).containsExactly(
+                "reply start-1 201, instance stored: true",
+                "changed " + INSTANCE + ", stored: true",
+                "reply submit-1 200, instance stored: true",
+                "reply submit-2 200, instance stored: true",
+                "changed " + INSTANCE + ", stored: true");
+        assertThat(instances().find(EngineHarness.WORKSPACE, INSTANCE).orElseThrow().state())
+                .isEqualTo(InstanceState.COMPLETED);
+    }
+
+    private void initWithPublished(String resource) {
+        for (StoreBuilder<?> builder : EngineTopology.commandProcessorStores()) {
+            add(builder.withLoggingDisabled());
+        }
+        add(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(EngineTopology.DEFINITIONS_STORE), Serdes.String(),
+                new RecordSerde<>(ProcessVersions.class)).withLoggingDisabled());
+        processor.init(context);
+        register(resource);
+    }
+
+    private void start() {
+        process(new StartInstance("start-1", EngineHarness.WORKSPACE, INSTANCE, "billing",
+                Map.of("amount", 12), null, StartInstance.API, null));
+    }
+
+    private boolean isStored(String instanceId) {
+        return instances().find(EngineHarness.WORKSPACE, instanceId).isPresent();
+    }
+
+    private InstanceStore instances() {
+        return new InstanceStore(context.getStateStore(EngineTopology.INSTANCES_STORE));
     }
 
     private void register(String resource) {

@@ -1,5 +1,6 @@
 package dev.sopline.gateway.command;
 
+import dev.sopline.engine.api.DecisionListener;
 import dev.sopline.engine.api.topic.EngineTopics;
 import dev.sopline.engine.api.serde.RecordSerde;
 import dev.sopline.schemas.kafka.KafkaClientSecurity;
@@ -16,6 +17,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -29,25 +31,40 @@ import org.springframework.stereotype.Component;
  * consumer group) and completes the requests it is waiting for, so a reply reaches the replica that asked whatever
  * partition it lands on.
  *
+ * <p>An engine in the same JVM hands its replies over directly ({@link #replied}) as it decides them, which answers the
+ * request without the reply's produce and fetch; the replies topic still carries every reply, and whichever comes
+ * first completes the request.
+ *
  * <p>Written on the plain clients rather than Spring Kafka's {@code ReplyingKafkaTemplate}, which correlates through
  * headers the replier must echo; the engine's replies carry the command id in their key instead, set by the
  * processor that decided them.
  */
 @Component
-public class CommandBus implements StopsConcurrently {
+public class CommandBus implements StopsConcurrently, DecisionListener {
 
     private final SopProperties properties;
-    private final Map<String, CompletableFuture<CommandReply>> waiting = new ConcurrentHashMap<>();
+    /** Each waiting request's reply, read on the request's own thread: the topic's bytes, or a copy of the engine's. */
+    private final Map<String, CompletableFuture<Supplier<CommandReply>>> waiting = new ConcurrentHashMap<>();
     private final RecordSerde<Command> commands = new RecordSerde<>(Command.class);
     private final RecordSerde<CommandReply> replySerde = new RecordSerde<>(CommandReply.class);
     private final TopicTail replies = new TopicTail();
     private final MeterRegistry meters;
+    private final String commandsTopic;
+    private final String repliesTopic;
     private final Map<Class<?>, Map<String, Timer>> roundTrips = new ConcurrentHashMap<>();
     private KafkaProducer<String, byte[]> producer;
 
+    @org.springframework.beans.factory.annotation.Autowired
     public CommandBus(SopProperties properties, MeterRegistry meters) {
+        this(properties, meters, EngineTopics.COMMANDS, EngineTopics.REPLIES);
+    }
+
+    /** @param commandsTopic where commands go; @param repliesTopic where the engine's replies come from */
+    CommandBus(SopProperties properties, MeterRegistry meters, String commandsTopic, String repliesTopic) {
         this.properties = properties;
         this.meters = meters;
+        this.commandsTopic = commandsTopic;
+        this.repliesTopic = repliesTopic;
     }
 
     /**
@@ -58,13 +75,13 @@ public class CommandBus implements StopsConcurrently {
      */
     public CommandReply send(Command command) {
         long started = System.nanoTime();
-        CompletableFuture<CommandReply> reply = new CompletableFuture<>();
+        CompletableFuture<Supplier<CommandReply>> reply = new CompletableFuture<>();
         waiting.put(command.commandId(), reply);
         try {
-            producer.send(new ProducerRecord<>(EngineTopics.COMMANDS, command.key(), commands.serializer().serialize(EngineTopics.COMMANDS, command)))
+            producer.send(new ProducerRecord<>(commandsTopic, command.key(), commands.serializer().serialize(commandsTopic, command)))
                     .get(properties.commandTimeout().toMillis(), TimeUnit.MILLISECONDS);
             long left = properties.commandTimeout().toNanos() - (System.nanoTime() - started);
-            CommandReply answer = reply.get(Math.max(left, 1), TimeUnit.NANOSECONDS);
+            CommandReply answer = reply.get(Math.max(left, 1), TimeUnit.NANOSECONDS).get();
             roundTrip(command, String.valueOf(answer.status())).record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
             return answer;
         } catch (TimeoutException e) {
@@ -88,7 +105,7 @@ public class CommandBus implements StopsConcurrently {
      */
     public void publish(Command command) {
         try {
-            producer.send(new ProducerRecord<>(EngineTopics.COMMANDS, command.key(), commands.serializer().serialize(EngineTopics.COMMANDS, command)))
+            producer.send(new ProducerRecord<>(commandsTopic, command.key(), commands.serializer().serialize(commandsTopic, command)))
                     .get(properties.commandTimeout().toMillis(), TimeUnit.MILLISECONDS);
         } catch (TimeoutException | ExecutionException e) {
             throw new EngineUnavailableException("Expected to publish the command, but " + e.getMessage(), e);
@@ -117,7 +134,7 @@ public class CommandBus implements StopsConcurrently {
      * partition of its key, so every retry meets the first attempt's record whatever id the retry carries.
      */
     public String instanceIdOnPartitionOf(String partitionKey) {
-        int partitions = producer.partitionsFor(EngineTopics.COMMANDS).size();
+        int partitions = producer.partitionsFor(commandsTopic).size();
         int target = partitionOf(partitionKey, partitions);
         while (true) {
             String candidate = com.github.f4b6a3.ulid.UlidCreator.getMonotonicUlid().toString();
@@ -150,12 +167,33 @@ public class CommandBus implements StopsConcurrently {
         // Replies are read as written: the command they answer is already on the command log, so an engine transaction
         // that aborts is followed by the same command processed again and the same reply; waiting for the commit would
         // add the commit interval to every request.
-        replies.start(properties.kafka().bootstrapServers(), EngineTopics.REPLIES, TopicTail.Visibility.AS_WRITTEN, record -> {
-            CompletableFuture<CommandReply> future = waiting.get(record.key());
+        replies.start(properties.kafka().bootstrapServers(), repliesTopic, TopicTail.Visibility.AS_WRITTEN, record -> {
+            CompletableFuture<Supplier<CommandReply>> future = waiting.get(record.key());
             if (future != null) {
-                future.complete(replySerde.deserializer().deserialize(record.topic(), record.value()));
+                future.complete(() -> replySerde.deserializer().deserialize(record.topic(), record.value()));
             }
         });
+    }
+
+    /**
+     * A reply decided by the engine in this JVM, on its stream thread: completes the waiting request, whose own
+     * thread goes on with the answer. A later copy from the replies topic then finds nothing to complete.
+     */
+    @Override
+    public void replied(CommandReply reply) {
+        CompletableFuture<Supplier<CommandReply>> future = waiting.get(reply.commandId());
+        if (future != null) {
+            future.complete(() -> asOnTheTopic(reply));
+        }
+    }
+
+    /**
+     * The reply as a copy from the replies topic would be. The engine's reply holds its own types (an instance's view,
+     * a step's); answers are shaped from the plain JSON values the topic's copy holds, so a reply decided here goes
+     * through the same serde, on the request's thread, and answers exactly as one read from the topic.
+     */
+    private CommandReply asOnTheTopic(CommandReply reply) {
+        return replySerde.deserializer().deserialize(repliesTopic, replySerde.serializer().serialize(repliesTopic, reply));
     }
 
     @Override
@@ -164,6 +202,11 @@ public class CommandBus implements StopsConcurrently {
         if (producer != null) {
             producer.close(Duration.ofSeconds(5));
         }
+    }
+
+    /** How many requests wait for their reply now. */
+    int waiting() {
+        return waiting.size();
     }
 
     /** Whether the reader of the engine's replies is following its topic: without it no write can be answered. */

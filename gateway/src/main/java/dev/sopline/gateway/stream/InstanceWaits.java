@@ -1,5 +1,6 @@
 package dev.sopline.gateway.stream;
 
+import dev.sopline.engine.api.DecisionListener;
 import dev.sopline.engine.api.query.StateUnavailableException;
 import dev.sopline.gateway.config.SopProperties;
 import dev.sopline.gateway.config.StopsConcurrently;
@@ -46,11 +47,15 @@ import tools.jackson.core.JsonToken;
  * (the reader reconnecting, a replica serving reads a little behind) costs at most {@link #RECHECK}: every
  * waiter reads again that often.
  *
+ * <p>An engine in the same JVM also tells of each instance change as it decides it ({@link #instanceChanged}), before
+ * the event reaches the broker, which wakes waiters of the instances it owns a broker round trip sooner; the reader of
+ * {@code sop.events} still wakes them for changes decided elsewhere.
+ *
  * <p>Bounds, so that one workspace's clients cannot hold every slot: at most {@link #PER_WORKSPACE} waiting reads per
  * workspace and {@link #TOTAL} in all. Past them a read with a wait is answered at once, as one without a wait is.
  */
 @Component
-public class InstanceWaits implements StopsConcurrently {
+public class InstanceWaits implements StopsConcurrently, DecisionListener {
 
     /** The longest wait a client may ask for. */
     public static final Duration MAX_WAIT = Duration.ofSeconds(30);
@@ -159,6 +164,15 @@ public class InstanceWaits implements StopsConcurrently {
         threads.setDaemon(true);
         clock = Executors.newSingleThreadScheduledExecutor(threads);
         clock.scheduleWithFixedDelay(this::tick, CLOCK.toMillis(), CLOCK.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    /** A change decided by the engine in this JVM, on its stream thread: queues the reads of its waiters, if any. */
+    @Override
+    public void instanceChanged(String instanceId) {
+        Set<Waiter<?, ?>> waiters = byInstance.get(instanceId);
+        if (waiters != null) {
+            waiters.forEach(Waiter::wake);
+        }
     }
 
     /**

@@ -19,7 +19,7 @@ import org.springframework.test.context.DynamicPropertySource;
 
 /** The gateway with its engine on the shared embedded broker, over real HTTP on a random port; one context for all. */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, classes = {
-        dev.sopline.gateway.GatewayApplication.class, GatewayTestBase.Secrets.class})
+        dev.sopline.gateway.GatewayApplication.class, GatewayTestBase.Secrets.class, HeardDecisions.class})
 abstract class GatewayTestBase {
 
     static final String TOKEN = "it-bootstrap-token";

@@ -50,6 +50,9 @@ class InstanceWaitIT extends GatewayTestBase {
 
     SopApi api;
 
+    @org.springframework.beans.factory.annotation.Autowired
+    HeardDecisions heard;
+
     @BeforeEach
     void register() {
         api = api();
@@ -76,6 +79,16 @@ class InstanceWaitIT extends GatewayTestBase {
         assertThat(answer.json().path("steps").get(1).path("state").asString()).isEqualTo("active");
         // Woken by the change, not by its wait running out (20 s) nor by the once-a-second read alone.
         assertThat(afterSubmit).isLessThan(Duration.ofSeconds(10));
+    }
+
+    @Test
+    void shouldBeToldByTheEngineInItsJvmOfTheStartsReplyAndTheInstancesChanges() {
+        String id = api.start("machine-only", Map.of()).json().path("id").asString();
+        api.submit("machine-only", id, "compute", Map.of("total", "3"));
+
+        // The gateway's own listeners (its command bus, these waits) are told alike, beside the replies topic and sop.events.
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10))
+                .until(() -> heard.heardReply(201, id) && heard.heardChangeOf(id));
     }
 
     @Test

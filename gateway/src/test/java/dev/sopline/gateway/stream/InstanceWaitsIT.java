@@ -99,6 +99,24 @@ class InstanceWaitsIT {
     }
 
     @Test
+    void shouldAnswerWhenTheEngineInItsJvmTellsOfAChangeWithNoRecordOnTheTopic() throws Exception {
+        start(10, 10);
+        CountedState state = new CountedState();
+        DeferredResult<String> result = new DeferredResult<>();
+        hold("default", "instance-a", Duration.ofSeconds(60), state, result);
+        state.setAfterFirstRead("completed");
+
+        waits.instanceChanged("instance-b");
+        Thread.sleep(1_000);
+        assertThat(result.hasResult()).as("answered on another instance's change").isFalse();
+
+        waits.instanceChanged("instance-a");
+        await().atMost(Duration.ofSeconds(10)).until(result::hasResult);
+        assertThat(result.getResult()).isEqualTo("completed");
+        assertThat(waits.waiting()).isZero();
+    }
+
+    @Test
     void shouldNotReadAgainForAChangeOfOneOfTheInstancesSteps() throws Exception {
         start(10, 10);
         CountedState state = new CountedState();
