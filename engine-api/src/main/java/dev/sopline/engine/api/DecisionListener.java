@@ -4,9 +4,9 @@ import dev.sopline.schemas.command.CommandReply;
 import java.util.List;
 
 /**
- * What an engine replica tells the code in its own JVM as it decides, before any record of the decision reaches the
- * broker: the gateway beside it answers a waiting request from here instead of waiting for the reply's round trip
- * through the broker. Everything told here is also written to the engine's topics, where other JVMs read it.
+ * What an engine replica tells the code in its own JVM as it decides: the gateway beside it answers a waiting request
+ * from here instead of waiting for the reply's round trip through the broker. Everything told here is also written to
+ * the engine's topics, where other JVMs read it.
  *
  * <p>Called on the engine's stream thread, after the decision's state is in the replica's stores: an implementation
  * only hands off (completes a future, wakes a waiter) and never blocks. What it throws is logged and ignored.

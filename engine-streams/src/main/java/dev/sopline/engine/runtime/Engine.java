@@ -67,7 +67,7 @@ public final class Engine implements EmbeddedEngine {
         return start(settings, registry, DecisionListener.NONE);
     }
 
-    /** @param listener told of each reply and instance change as this replica decides it, before it reaches the broker */
+    /** @param listener told of each reply and instance change as this replica decides it, in this JVM */
     public static Engine start(EngineSettings settings, MeterRegistry registry, DecisionListener listener) {
         try (Admin admin = Admin.create(KafkaClientSecurity.secured(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, settings.bootstrapServers())))) {
             EngineTopics.ensure(admin, settings.partitions(), settings.replication());

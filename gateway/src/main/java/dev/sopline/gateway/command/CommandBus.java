@@ -59,7 +59,10 @@ public class CommandBus implements StopsConcurrently, DecisionListener {
         this(properties, meters, EngineTopics.COMMANDS, EngineTopics.REPLIES);
     }
 
-    /** @param commandsTopic where commands go; @param repliesTopic where the engine's replies come from */
+    /**
+     * @param commandsTopic where commands go
+     * @param repliesTopic where the engine's replies come from
+     */
     CommandBus(SopProperties properties, MeterRegistry meters, String commandsTopic, String repliesTopic) {
         this.properties = properties;
         this.meters = meters;

@@ -47,8 +47,8 @@ import tools.jackson.core.JsonToken;
  * (the reader reconnecting, a replica serving reads a little behind) costs at most {@link #RECHECK}: every
  * waiter reads again that often.
  *
- * <p>An engine in the same JVM also tells of each instance change as it decides it ({@link #instanceChanged}), before
- * the event reaches the broker, which wakes waiters of the instances it owns a broker round trip sooner; the reader of
+ * <p>An engine in the same JVM also tells of each instance change as it decides it ({@link #instanceChanged}), which
+ * wakes the waiters of the instances it owns without the event's round trip through the broker; the reader of
  * {@code sop.events} still wakes them for changes decided elsewhere.
  *
  * <p>Bounds, so that one workspace's clients cannot hold every slot: at most {@link #PER_WORKSPACE} waiting reads per
