@@ -1,6 +1,5 @@
 package dev.sopline.gateway.engine;
 
-import dev.sopline.engine.api.DecisionListener;
 import dev.sopline.engine.api.query.StateUnavailableException;
 import dev.sopline.engine.api.EmbeddedEngine;
 import dev.sopline.engine.api.EmbeddedEngines;
@@ -24,7 +23,7 @@ public class EngineAccess implements SmartLifecycle {
 
     private final SopProperties properties;
     private final MeterRegistry meters;
-    private final List<DecisionListener> listeners;
+    private final EngineListeners listeners;
     private volatile EmbeddedEngine engine;
     private volatile ReplicaSetEngineReader remote;
 
@@ -32,13 +31,12 @@ public class EngineAccess implements SmartLifecycle {
      * @param meters the gateway's registry, which its Prometheus endpoint reads: the engine's meters go there rather than
      *     to Micrometer's global registry, shared by every engine of the JVM
      * @param listeners the parts of the gateway an embedded engine tells of its replies and instance changes as it
-     *     decides them (the command bus, the waiting reads), so that requests its own decisions answer need no round
-     *     trip through the broker
+     *     decides them, so that requests its own decisions answer need no round trip through the broker
      */
-    public EngineAccess(SopProperties properties, MeterRegistry meters, List<DecisionListener> listeners) {
+    public EngineAccess(SopProperties properties, MeterRegistry meters, EngineListeners listeners) {
         this.properties = properties;
         this.meters = meters;
-        this.listeners = List.copyOf(listeners);
+        this.listeners = listeners;
     }
 
     @Override
@@ -49,7 +47,7 @@ public class EngineAccess implements SmartLifecycle {
             return;
         }
         engine = EmbeddedEngines.start(System.getenv(), properties.kafka().bootstrapServers(), properties.dataDir().resolve("engine"), meters,
-                DecisionListener.all(listeners));
+                listeners.all());
     }
 
     @Override
