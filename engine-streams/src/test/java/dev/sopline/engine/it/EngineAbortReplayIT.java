@@ -1,14 +1,15 @@
 package dev.sopline.engine.it;
 
-import dev.sopline.engine.api.query.StateUnavailableException;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.github.f4b6a3.ulid.UlidCreator;
+import dev.sopline.engine.api.DecisionListener;
+import dev.sopline.engine.api.query.StateUnavailableException;
+import dev.sopline.engine.api.serde.JsonSerde;
 import dev.sopline.engine.it.EngineClient.RanStep;
 import dev.sopline.engine.runtime.Engine;
 import dev.sopline.engine.runtime.EngineSettings;
-import dev.sopline.engine.api.serde.JsonSerde;
 import dev.sopline.schemas.command.CommandReply;
 import dev.sopline.schemas.definition.StepType;
 import dev.sopline.schemas.event.StepReady;
@@ -16,6 +17,7 @@ import dev.sopline.schemas.instance.InstanceState;
 import dev.sopline.schemas.topic.Topics;
 import dev.sopline.testing.SharedKafka;
 import io.cloudevents.CloudEvent;
+import io.micrometer.core.instrument.Metrics;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -25,6 +27,8 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
@@ -42,9 +46,9 @@ import org.junit.jupiter.api.Test;
  * The engine hands out replies and ready steps before its transaction commits (early handoff). Here its transaction is
  * aborted again and again under load, its producer fenced as a crash or a lost partition would, with a long commit
  * interval so that much of what the readers saw was not committed; the engine then decides again from the last commit.
- * A client and a worker that read uncommitted, as the gateway and the SDK workers do, and a third party that calls
- * back once with the callback id it was handed, must never have been told anything that the replay does not decide
- * again.
+ * A client and a worker that read uncommitted, as a gateway in another JVM and the SDK workers do, a gateway in the
+ * engine's JVM, told of each reply as it is decided, and a third party that calls back once with the callback id it
+ * was handed, must never have been told anything that the replay does not decide again.
  */
 class EngineAbortReplayIT {
 
@@ -78,7 +82,13 @@ class EngineAbortReplayIT {
         EngineSettings settings = EngineSettings.fromEnvironment(Map.of("SOP_ENGINE_COMMIT_INTERVAL_MS", "2000"))
                 .withBootstrapServers(SharedKafka.bootstrapServers())
                 .withStateDir(Files.createTempDirectory("engine-abort"));
-        Engine engine = Engine.start(settings);
+        Map<String, List<Integer>> toldInJvm = new ConcurrentHashMap<>();
+        Engine engine = Engine.start(settings, Metrics.globalRegistry, new DecisionListener() {
+            @Override
+            public void replied(CommandReply reply) {
+                toldInJvm.computeIfAbsent(reply.commandId(), id -> new CopyOnWriteArrayList<>()).add(reply.status());
+            }
+        });
         try (EngineClient client = EngineClient.readingUncommitted(SharedKafka.bootstrapServers())) {
             await().atMost(Duration.ofSeconds(90)).until(engine::isRunning);
             assertThat(client.register(WORKSPACE, FILE).status()).isEqualTo(201);
@@ -107,6 +117,13 @@ class EngineAbortReplayIT {
             assertThat(aborted).as("transactions aborted").isPositive();
             await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(starts.stream().map(CompletableFuture::join)
                     .filter(reply -> client.repliesTo(reply.commandId()) > 1)).as("answers seen twice: before an abort and after it").isNotEmpty());
+
+            // and the engine's JVM was told the same answers as they were decided, some before an abort and again after it
+            for (CommandReply reply : starts.stream().map(CompletableFuture::join).toList()) {
+                assertThat(toldInJvm.get(reply.commandId())).as("told in the JVM of %s", reply.commandId()).isNotEmpty().containsOnly(201);
+            }
+            assertThat(toldInJvm.values().stream().filter(statuses -> statuses.size() > 1))
+                    .as("answers told twice in the JVM: before an abort and after it").isNotEmpty();
 
             // and every instance a 201 named exists and completes: no start and no worker result was lost
             // (while the engine takes its tasks up again after an abort, its stores cannot be read for a moment)
