@@ -180,7 +180,8 @@ public class CommandBus implements StopsConcurrently, DecisionListener {
 
     /**
      * A reply decided by the engine in this JVM, on its stream thread: completes the waiting request, whose own
-     * thread goes on with the answer. A later copy from the replies topic then finds nothing to complete.
+     * thread goes on with the answer. Nothing is chained on the future, so completing it only wakes that thread and
+     * the stream thread does no gateway work. A later copy from the replies topic then finds nothing to complete.
      */
     @Override
     public void replied(CommandReply reply) {
