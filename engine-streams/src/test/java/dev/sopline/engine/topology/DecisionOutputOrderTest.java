@@ -51,16 +51,26 @@ class DecisionOutputOrderTest {
     private final MockProcessorContext<String, Object> context = new MockProcessorContext<>(properties(), new TaskId(0, 0), stateDir());
     private final List<StateStore> stores = new ArrayList<>();
     private final List<String> heard = new ArrayList<>();
+    /** Whether the listener throws after hearing, as a broken one in the engine's JVM would. */
+    private boolean listenerFails;
     private final CommandProcessor processor = new CommandProcessor(new EngineConfig(Duration.ofMillis(100), new CallbackIds(EngineHarness.SECRET))
             .withListener(new DecisionListener() {
                 @Override
                 public void replied(CommandReply reply) {
                     heard.add("reply " + reply.commandId() + " " + reply.status() + ", instance stored: " + isStored(INSTANCE));
+                    failIfAsked();
                 }
 
                 @Override
                 public void instanceChanged(String instanceId) {
                     heard.add("changed " + instanceId + ", stored: " + isStored(instanceId));
+                    failIfAsked();
+                }
+
+                private void failIfAsked() {
+                    if (listenerFails) {
+                        throw new IllegalStateException("the listener is broken");
+                    }
                 }
             }));
     private long offset;
@@ -106,6 +116,24 @@ class DecisionOutputOrderTest {
                 "changed " + INSTANCE + ", stored: true");
         assertThat(instances().find(EngineHarness.WORKSPACE, INSTANCE).orElseThrow().state())
                 .isEqualTo(InstanceState.COMPLETED);
+    }
+
+    @Test
+    void shouldDecideAndHandEverythingToKafkaWhenTheListenerInItsJvmThrows() {
+        // given
+        initWithPublished("automated.yaml");
+        heard.clear();
+        listenerFails = true;
+
+        // when
+        start();
+
+        // then: the listener was told of both and threw both times; the decision is whole all the same
+        assertThat(heard).containsExactly("reply start-1 201, instance stored: true", "changed " + INSTANCE + ", stored: true");
+        List<String> children = context.forwarded().stream().map(forward -> forward.childName().orElse("")).toList();
+        assertThat(children).contains(EngineTopology.REPLIES_SINK, EngineTopology.EVENTS_PUBLISHER,
+                EngineTopology.stepReadySink(StepType.AUTOMATED));
+        assertThat(instances().find(EngineHarness.WORKSPACE, INSTANCE)).isPresent();
     }
 
     private void initWithPublished(String resource) {
