@@ -313,6 +313,15 @@ public final class CommandProcessor implements Processor<String, Command, String
     }
 
     private void apply(Decision decision, Instance before, String recordKey, Instant now) {
+        List<Object> events = decision.events();
+        // Step handoffs go to the producer first: with one request in flight, the first record of a decision leaves at
+        // once and the rest wait for it, and a worker waits for its step while nobody waits for a changelog record.
+        // Nothing reads the stores on the way to a step topic, and all of it belongs to one transaction.
+        for (Object event : events) {
+            if (event instanceof StepReady ready) {
+                handOff(recordKey, ready, now);
+            }
+        }
         decision.newState().ifPresent(after -> {
             history.append(after.workspace(), after.id(), dev.sopline.engine.decision.HistoryEntries.of(deciding, before, decision, now));
             instances.put(after);
@@ -323,17 +332,17 @@ public final class CommandProcessor implements Processor<String, Command, String
         // and before the events are built, so the waiting client does not wait for their envelopes. All of them belong
         // to one transaction, so the order between topics changes nothing after a crash.
         decision.reply().ifPresent(reply -> forwardReply(reply, now));
-        List<Object> events = decision.events();
-        boolean instanceChanged = false;
-        for (int index = 0; index < events.size(); index++) {
-            Object event = events.get(index);
-            publish(recordKey, event, index, now);
-            instanceChanged |= event instanceof InstanceStateChanged;
-        }
-        decision.followUps().forEach(command -> forward(EngineTopology.COMMANDS_SINK, command.key(), command, now));
-        if (instanceChanged) {
+        // Likewise a read waiting for the instance to change reads it again now, not after the envelopes.
+        if (events.stream().anyMatch(InstanceStateChanged.class::isInstance)) {
             tellInstanceChanged(recordKey);
         }
+        for (int index = 0; index < events.size(); index++) {
+            Object event = events.get(index);
+            if (!(event instanceof StepReady)) {
+                publish(recordKey, event, index, now);
+            }
+        }
+        decision.followUps().forEach(command -> forward(EngineTopology.COMMANDS_SINK, command.key(), command, now));
     }
 
     private void apply(ProcessDecision decision, Instant now) {
@@ -356,14 +365,16 @@ public final class CommandProcessor implements Processor<String, Command, String
         decision.reply().ifPresent(reply -> forwardReply(reply, now));
     }
 
+    private void handOff(String instanceId, StepReady ready, Instant now) {
+        forward(EngineTopology.stepReadySink(ready.type()), instanceId, ready, now);
+        if (ready.callbackId() != null) {
+            forward(EngineTopology.CALLBACKS_SINK, ready.callbackId(),
+                    new CallbackOwner(ready.workspace(), ready.instanceId(), ready.stepId()), now);
+        }
+    }
+
     private void publish(String instanceId, Object event, int index, Instant now) {
-        if (event instanceof StepReady ready) {
-            forward(EngineTopology.stepReadySink(ready.type()), instanceId, ready, now);
-            if (ready.callbackId() != null) {
-                forward(EngineTopology.CALLBACKS_SINK, ready.callbackId(),
-                        new CallbackOwner(ready.workspace(), ready.instanceId(), ready.stepId()), now);
-            }
-        } else if (event instanceof InstanceStateChanged changed) {
+        if (event instanceof InstanceStateChanged changed) {
             forward(EngineTopology.EVENTS_PUBLISHER, instanceId, StateChangeEvents.instanceChanged(changed, now, eventId(instanceId, index, now)), now);
         } else if (event instanceof StepStateChanged changed) {
             forward(EngineTopology.EVENTS_PUBLISHER, instanceId, StateChangeEvents.stepChanged(changed, now, eventId(instanceId, index, now)), now);

@@ -8,7 +8,9 @@ import dev.sopline.engine.api.topic.EngineTopics;
 import dev.sopline.engine.api.view.ProcessVersions;
 import dev.sopline.engine.decision.CallbackIds;
 import dev.sopline.engine.processor.CommandProcessor;
+import dev.sopline.engine.state.Instance;
 import dev.sopline.engine.state.InstanceStore;
+import dev.sopline.engine.state.StepRun;
 import dev.sopline.schemas.command.Command;
 import dev.sopline.schemas.command.CommandReply;
 import dev.sopline.schemas.command.RegisterProcess;
@@ -40,17 +42,28 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * What a decision hands on to Kafka, in order, and to the gateway in its JVM. A client waits for the reply, so it is
- * handed on as soon as the state it announces is stored, before the events' envelopes are built.
+ * What a decision hands on to Kafka, in order, and to the gateway in its JVM. A worker waits for its step, so the step
+ * is handed on first, before the decision writes its stores. A client waits for the reply, so it is handed on as soon
+ * as the state it announces is stored, before the events' envelopes are built.
  */
 class DecisionOutputOrderTest {
 
     private static final long NOW = EngineHarness.START.toEpochMilli();
     private static final String INSTANCE = "01JAAAAAAAAAAAAAAAAAAAAAAA";
 
-    private final MockProcessorContext<String, Object> context = new MockProcessorContext<>(properties(), new TaskId(0, 0), stateDir());
+    /** Each record handed on, with the step the stored instance had active at that moment. */
+    private final List<String> forwardsSeen = new ArrayList<>();
+    private final MockProcessorContext<String, Object> context = new MockProcessorContext<>(properties(), new TaskId(0, 0), stateDir()) {
+        @Override
+        public <K extends String, V> void forward(Record<K, V> record, String childName) {
+            forwardsSeen.add(childName + ", active step: " + storedActiveStep());
+            super.forward(record, childName);
+        }
+    };
     private final List<StateStore> stores = new ArrayList<>();
     private final List<String> heard = new ArrayList<>();
+    /** How many events had been handed on when the listener was told of each change of the instance. */
+    private final List<Integer> eventsWhenToldOfChanges = new ArrayList<>();
     /** Whether the listener throws after hearing, as a broken one in the engine's JVM would. */
     private boolean listenerFails;
     private final CommandProcessor processor = new CommandProcessor(new EngineConfig(Duration.ofMillis(100), new CallbackIds(EngineHarness.SECRET))
@@ -64,6 +77,7 @@ class DecisionOutputOrderTest {
                 @Override
                 public void instanceChanged(String instanceId) {
                     heard.add("changed " + instanceId + ", stored: " + isStored(instanceId));
+                    eventsWhenToldOfChanges.add(context.forwarded(EngineTopology.EVENTS_PUBLISHER).size());
                     failIfAsked();
                 }
 
@@ -81,18 +95,38 @@ class DecisionOutputOrderTest {
     }
 
     @Test
-    void shouldHandTheReplyToKafkaBeforeTheEventsAndTheStepHandoffOfAStart() {
+    void shouldHandTheStepToKafkaFirstThenTheReplyThenTheEventsOfAStart() {
         // given: a published one-step process
         initWithPublished("automated.yaml");
 
         // when
         start();
 
-        // then: the reply first, then the instance's and the step's changes and the step's handoff
+        // then: the step's handoff, the reply, then the instance's and the step's changes
         List<String> children = context.forwarded().stream().map(forward -> forward.childName().orElse("")).toList();
-        assertThat(children).contains(EngineTopology.EVENTS_PUBLISHER, EngineTopology.stepReadySink(StepType.AUTOMATED));
-        assertThat(children.get(0)).isEqualTo(EngineTopology.REPLIES_SINK);
-        assertThat(((CommandReply) context.forwarded().get(0).record().value()).status()).isEqualTo(201);
+        assertThat(children.subList(0, 2)).containsExactly(EngineTopology.stepReadySink(StepType.AUTOMATED), EngineTopology.REPLIES_SINK);
+        assertThat(children.subList(2, children.size())).containsOnly(EngineTopology.EVENTS_PUBLISHER).isNotEmpty();
+        assertThat(((CommandReply) context.forwarded().get(1).record().value()).status()).isEqualTo(201);
+    }
+
+    @Test
+    void shouldHandTheNextStepToKafkaBeforeTheDecisionWritesItsStores() {
+        // given: a started two-step process, its first step submitted next
+        initWithPublished("two-step.yaml");
+        process(new StartInstance("start-1", EngineHarness.WORKSPACE, INSTANCE, "two-step", Map.of("title", "Q3"), null,
+                StartInstance.API, null));
+        String stepSink = EngineTopology.stepReadySink(StepType.FORM);
+        forwardsSeen.clear();
+
+        // when
+        process(new SubmitStep("submit-1", EngineHarness.WORKSPACE, INSTANCE, "two-step", "draft", Map.of("text", "t"), null));
+
+        // then: the next step was handed on while the stores still held the state before the submit. Stores without a
+        // cache send their changelog records as they are written, and with one produce request in flight the first
+        // record of a decision leaves alone: that one is the step a worker (or person) waits for.
+        assertThat(forwardsSeen).first().isEqualTo(stepSink + ", active step: draft");
+        assertThat(forwardsSeen).contains(EngineTopology.REPLIES_SINK + ", active step: review");
+        assertThat(storedActiveStep()).isEqualTo("review");
     }
 
     @Test
@@ -116,6 +150,19 @@ class DecisionOutputOrderTest {
                 "changed " + INSTANCE + ", stored: true");
         assertThat(instances().find(EngineHarness.WORKSPACE, INSTANCE).orElseThrow().state())
                 .isEqualTo(InstanceState.COMPLETED);
+    }
+
+    @Test
+    void shouldTellOfAnInstanceChangeBeforeTheEventsAreBuilt() {
+        // given
+        initWithPublished("automated.yaml");
+
+        // when
+        start();
+
+        // then: a waiting read learns of the change as soon as it is stored, not after the events' envelopes
+        assertThat(eventsWhenToldOfChanges).containsExactly(0);
+        assertThat(context.forwarded(EngineTopology.EVENTS_PUBLISHER)).isNotEmpty();
     }
 
     @Test
@@ -149,6 +196,10 @@ class DecisionOutputOrderTest {
     private void start() {
         process(new StartInstance("start-1", EngineHarness.WORKSPACE, INSTANCE, "billing",
                 Map.of("amount", 12), null, StartInstance.API, null));
+    }
+
+    private String storedActiveStep() {
+        return instances().find(EngineHarness.WORKSPACE, INSTANCE).flatMap(Instance::activeStep).map(StepRun::id).orElse("none");
     }
 
     private boolean isStored(String instanceId) {
