@@ -317,10 +317,12 @@ public final class CommandProcessor implements Processor<String, Command, String
         // Step handoffs go to the producer first: with one request in flight, the first record of a decision leaves at
         // once and the rest wait for it, and a worker waits for its step while nobody waits for a changelog record.
         // Nothing reads the stores on the way to a step topic, and all of it belongs to one transaction.
+        boolean instanceChanged = false;
         for (Object event : events) {
             if (event instanceof StepReady ready) {
                 handOff(recordKey, ready, now);
             }
+            instanceChanged |= event instanceof InstanceStateChanged;
         }
         decision.newState().ifPresent(after -> {
             history.append(after.workspace(), after.id(), dev.sopline.engine.decision.HistoryEntries.of(deciding, before, decision, now));
@@ -333,7 +335,7 @@ public final class CommandProcessor implements Processor<String, Command, String
         // to one transaction, so the order between topics changes nothing after a crash.
         decision.reply().ifPresent(reply -> forwardReply(reply, now));
         // Likewise a read waiting for the instance to change reads it again now, not after the envelopes.
-        if (events.stream().anyMatch(InstanceStateChanged.class::isInstance)) {
+        if (instanceChanged) {
             tellInstanceChanged(recordKey);
         }
         for (int index = 0; index < events.size(); index++) {
