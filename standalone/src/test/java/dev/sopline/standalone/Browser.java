@@ -14,6 +14,7 @@ import org.openqa.selenium.By;
 import org.openqa.selenium.Dimension;
 import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.OutputType;
+import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
@@ -35,7 +36,10 @@ final class Browser implements AutoCloseable {
 
     private Browser(ChromeDriver driver) {
         this.driver = driver;
+        // Pages that follow a live stream render again when it opens and on every change, which can replace an element
+        // while a wait reads it: the wait then looks again.
         this.wait = new WebDriverWait(driver, Duration.ofSeconds(20));
+        this.wait.ignoring(StaleElementReferenceException.class);
     }
 
     /** The executables, when this machine has them. */
@@ -72,6 +76,11 @@ final class Browser implements AutoCloseable {
 
     WebElement visible(By locator) {
         return wait.until(ExpectedConditions.visibilityOfElementLocated(locator));
+    }
+
+    /** The text of the element the locator finds, read again if the page replaced the element while it was read. */
+    String textOf(By locator) {
+        return wait.until(page -> page.findElement(locator).getText());
     }
 
     void waitForText(By locator, String text) {

@@ -279,7 +279,7 @@ class TaskInboxBrowserIT {
             inbox.waitForText(By.cssSelector(".timeline"), "Instance completed");
             String page = inbox.driver().findElement(By.id("main")).getText();
             assertThat(page).contains("approval", "approved", "within_policy", "yes", "Spend policy check");
-            assertThat(inbox.driver().findElement(By.cssSelector("tr[data-step='policy']")).getText()).contains("completed", "human");
+            assertThat(inbox.textOf(By.cssSelector("tr[data-step='policy']"))).contains("completed", "human");
             inbox.screenshot("07-instance-completed");
             inbox.resize(390, 844);
             assertNoSidewaysScrolling(inbox);
@@ -344,7 +344,7 @@ class TaskInboxBrowserIT {
             // then the instance runs again, and the timeline names the token that retried it
             browser.waitForText(By.id("instance-state"), "running");
             browser.waitForText(By.cssSelector(".timeline"), "charge (attempt 2): failed → active · by bootstrap.");
-            assertThat(browser.driver().findElement(By.cssSelector(".timeline")).getText())
+            assertThat(browser.textOf(By.cssSelector(".timeline")))
                     .contains("Instance started (running) · by bootstrap.", "Instance failed → running · by bootstrap.");
             assertThat(browser.driver().findElements(By.xpath("//button[text()='Retry']"))).isEmpty();
             browser.screenshot("12-instance-retried");
@@ -486,12 +486,11 @@ class TaskInboxBrowserIT {
             // The instance page groups the block's steps; the step after the block waits for the other branch.
             browser.open(ui + "#/instances/inbox-contract-review/" + instanceId);
             browser.waitForText(By.cssSelector("tr[data-step='legal-review']"), "completed");
-            assertThat(browser.driver().findElement(By.cssSelector("tr[data-step='legal-review']")).getText())
+            assertThat(browser.textOf(By.cssSelector("tr[data-step='legal-review']")))
                     .contains("reviews › legal", "Legal reads the contract");
-            assertThat(browser.driver().findElement(By.cssSelector("tr[data-step='finance-review']")).getText())
+            assertThat(browser.textOf(By.cssSelector("tr[data-step='finance-review']")))
                     .contains("reviews › finance", "active");
-            WebElement sign = browser.driver().findElement(By.cssSelector("tr[data-step='sign']"));
-            assertThat(sign.getText()).contains("pending").doesNotContain("›");
+            assertThat(browser.textOf(By.cssSelector("tr[data-step='sign']"))).contains("pending").doesNotContain("›");
             browser.screenshot("15-instance-parallel-one-branch-done");
 
             // The other branch is resolved from the instance page, and the instance moves on to the step after the block.
@@ -501,7 +500,7 @@ class TaskInboxBrowserIT {
             finance.findElement(By.xpath(".//button[text()='Submit']")).click();
             browser.waitForText(By.cssSelector("tr[data-step='sign']"), "active");
             browser.visible(task(instanceId, "sign"));
-            assertThat(browser.driver().findElement(By.cssSelector("tr[data-step='finance-review']")).getText()).contains("completed");
+            assertThat(browser.textOf(By.cssSelector("tr[data-step='finance-review']"))).contains("completed");
             browser.screenshot("16-instance-parallel-block-done");
         }
         assertThat(api().get("/sop/inbox-contract-review/" + instanceId).json().path("steps").get(2).path("state").asString())
