@@ -20,6 +20,15 @@ public interface EmbeddedEngine extends AutoCloseable {
      */
     boolean canServe();
 
+    /**
+     * Whether this replica alone decides every command now: running, not rebalancing, with every partition of the
+     * command topic. While it does, the {@link DecisionListener} it was started with hears every reply and every
+     * instance change before any other JVM could read them from the engine's topics.
+     */
+    default boolean decidesEveryCommand() {
+        return false;
+    }
+
     /** Every replica's state: each query goes to the owners of its data. */
     EngineReader reader();
 

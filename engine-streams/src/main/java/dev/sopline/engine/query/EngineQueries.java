@@ -106,7 +106,7 @@ public final class EngineQueries implements EngineReader {
      */
     @Override
     public Page<InstanceView> instances(String workspace, InstanceFilter filter, String cursor, int limit) {
-        return instances(workspace, filter, cursor, limit, activePartitions(), false);
+        return instances(workspace, filter, cursor, limit, activeCommandPartitions(), false);
     }
 
     /**
@@ -135,7 +135,7 @@ public final class EngineQueries implements EngineReader {
     /** Oldest first, from the pending index; each partition gives its own oldest {@code limit + 1} matching entries. */
     @Override
     public Page<PendingStep> pendingSteps(String workspace, PendingFilter filter, String cursor, int limit) {
-        return pendingSteps(workspace, filter, cursor, limit, activePartitions(), false);
+        return pendingSteps(workspace, filter, cursor, limit, activeCommandPartitions(), false);
     }
 
     /** The same from this replica's copies of the given partitions only; {@code stale} as for instances. */
@@ -204,7 +204,7 @@ public final class EngineQueries implements EngineReader {
     }
 
     /** The partitions of the command topic this replica's threads are active for. */
-    private List<Integer> activePartitions() {
+    public List<Integer> activeCommandPartitions() {
         List<Integer> partitions = new ArrayList<>();
         for (ThreadMetadata thread : streams.metadataForLocalThreads()) {
             for (TaskMetadata task : thread.activeTasks()) {

@@ -42,9 +42,10 @@ public final class Engine implements EmbeddedEngine {
     private final QueryServer queryServer;
     private final StreamThreadFailures threadFailures;
     private final EngineMetrics metrics;
+    private final SoleDecider soleDecider;
 
     private Engine(EngineSettings settings, KafkaStreams streams, ResultRelay relay, EngineQueries queries, EngineReader reader,
-                   QueryServer queryServer, StreamThreadFailures threadFailures, EngineMetrics metrics) {
+                   QueryServer queryServer, StreamThreadFailures threadFailures, EngineMetrics metrics, SoleDecider soleDecider) {
         this.settings = settings;
         this.streams = streams;
         this.relay = relay;
@@ -53,6 +54,7 @@ public final class Engine implements EmbeddedEngine {
         this.queryServer = queryServer;
         this.threadFailures = threadFailures;
         this.metrics = metrics;
+        this.soleDecider = soleDecider;
     }
 
     /**
@@ -69,8 +71,10 @@ public final class Engine implements EmbeddedEngine {
 
     /** @param listener told of each reply and instance change as this replica decides it, in this JVM */
     public static Engine start(EngineSettings settings, MeterRegistry registry, DecisionListener listener) {
+        int commandPartitions;
         try (Admin admin = Admin.create(KafkaClientSecurity.secured(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, settings.bootstrapServers())))) {
             EngineTopics.ensure(admin, settings.partitions(), settings.replication());
+            commandPartitions = EngineTopics.partitions(admin, EngineTopics.COMMANDS);
         }
         CallbackIds callbackIds = new CallbackIds(EngineSecret.resolve(settings));
         EngineMetrics metrics = new EngineMetrics(registry);
@@ -89,6 +93,8 @@ public final class Engine implements EmbeddedEngine {
             return StreamThreadExceptionResponse.REPLACE_THREAD;
         });
         EngineQueries queries = new EngineQueries(streams);
+        SoleDecider soleDecider = new SoleDecider(streams, queries, commandPartitions);
+        streams.setStateListener(soleDecider);
         metrics.bind(streams, queries, settings.bootstrapServers());
         EngineReader reader = new RoutingEngineReader(streams, settings.advertisedHost().orElse(null), queries);
         QueryServer server = null;
@@ -103,7 +109,7 @@ public final class Engine implements EmbeddedEngine {
         ResultRelay relay = ResultRelay.start(settings);
         LOG.info("Engine started: application {} on {}, commit interval {} ms, state in {}", settings.applicationId(),
                 settings.bootstrapServers(), settings.commitInterval().toMillis(), settings.stateDir());
-        return new Engine(settings, streams, relay, queries, reader, server, threadFailures, metrics);
+        return new Engine(settings, streams, relay, queries, reader, server, threadFailures, metrics, soleDecider);
     }
 
     @Override
@@ -127,6 +133,11 @@ public final class Engine implements EmbeddedEngine {
 
     private static boolean isProgressing(KafkaStreams.State state) {
         return state == KafkaStreams.State.RUNNING || state == KafkaStreams.State.REBALANCING;
+    }
+
+    @Override
+    public boolean decidesEveryCommand() {
+        return soleDecider.decidesEveryCommand();
     }
 
     public KafkaStreams.State state() {

@@ -82,6 +82,8 @@ class EngineFailoverIT {
 
             await().atMost(Duration.ofSeconds(90)).untilAsserted(() ->
                     assertThat(completedIds(client.events())).containsAll(ids));
+            // The replica left alone has every partition: it decides every command, and so tells its JVM of every reply.
+            await().atMost(Duration.ofSeconds(30)).until(first::decidesEveryCommand);
 
             Map<String, List<CloudEvent>> byInstance = client.events().stream()
                     .filter(event -> ids.contains(event.getSubject()))
@@ -100,6 +102,7 @@ class EngineFailoverIT {
             first.close();
             second.close();
         }
+        assertThat(first.decidesEveryCommand()).as("a closed replica decides every command").isFalse();
     }
 
     static List<String> completedIds(List<CloudEvent> events) {

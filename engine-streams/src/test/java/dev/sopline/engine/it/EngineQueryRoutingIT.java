@@ -88,6 +88,8 @@ class EngineQueryRoutingIT {
             assertThat(ownedByFirst).isLessThan(20);
             assertThat(ownedBySecond).isLessThan(20);
         });
+        assertThat(first.decidesEveryCommand()).as("a replica that shares the partitions decides every command").isFalse();
+        assertThat(second.decidesEveryCommand()).as("a replica that shares the partitions decides every command").isFalse();
 
         for (EngineReader reader : List.of(first.reader(), second.reader(), new RemoteEngineReader("http://localhost:" + portA))) {
             for (String id : ids) {

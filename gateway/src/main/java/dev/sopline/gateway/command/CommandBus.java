@@ -5,6 +5,7 @@ import dev.sopline.engine.api.topic.EngineTopics;
 import dev.sopline.engine.api.serde.RecordSerde;
 import dev.sopline.schemas.kafka.KafkaClientSecurity;
 import dev.sopline.gateway.config.SopProperties;
+import dev.sopline.gateway.engine.LocalDecisions;
 import dev.sopline.gateway.store.TopicTail;
 import dev.sopline.schemas.command.Command;
 import dev.sopline.schemas.command.CommandReply;
@@ -17,6 +18,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -33,7 +35,10 @@ import org.springframework.stereotype.Component;
  *
  * <p>An engine in the same JVM hands its replies over directly ({@link #replied}) as it decides them, which answers the
  * request without the reply's produce and fetch; the replies topic still carries every reply, and whichever comes
- * first completes the request.
+ * first completes the request. While that engine decides every command, every reply comes that way, and the reader of
+ * the replies topic idles ({@link TopicTail#idleWhile}); when it stops deciding them all (a rebalance), the reader
+ * goes back over the replies of the last {@link #LOOK_BACK_BEYOND_TIMEOUT} plus the command timeout, which holds
+ * every reply a request still waits for.
  *
  * <p>Written on the plain clients rather than Spring Kafka's {@code ReplyingKafkaTemplate}, which correlates through
  * headers the replier must echo; the engine's replies carry the command id in their key instead, set by the
@@ -41,6 +46,9 @@ import org.springframework.stereotype.Component;
  */
 @Component
 public class CommandBus implements StopsConcurrently, DecisionListener {
+
+    /** Beyond the command timeout: for clocks of gateway hosts that differ a little. */
+    static final Duration LOOK_BACK_BEYOND_TIMEOUT = Duration.ofMinutes(1);
 
     private final SopProperties properties;
     /** Each waiting request's reply, read on the request's own thread: the topic's bytes, or a copy of the engine's. */
@@ -51,23 +59,26 @@ public class CommandBus implements StopsConcurrently, DecisionListener {
     private final MeterRegistry meters;
     private final String commandsTopic;
     private final String repliesTopic;
+    private final BooleanSupplier everyReplyToldHere;
     private final Map<Class<?>, Map<String, Timer>> roundTrips = new ConcurrentHashMap<>();
     private KafkaProducer<String, byte[]> producer;
 
     @org.springframework.beans.factory.annotation.Autowired
-    public CommandBus(SopProperties properties, MeterRegistry meters) {
-        this(properties, meters, EngineTopics.COMMANDS, EngineTopics.REPLIES);
+    public CommandBus(SopProperties properties, MeterRegistry meters, LocalDecisions localDecisions) {
+        this(properties, meters, EngineTopics.COMMANDS, EngineTopics.REPLIES, localDecisions);
     }
 
     /**
      * @param commandsTopic where commands go
      * @param repliesTopic where the engine's replies come from
+     * @param everyReplyToldHere whether every reply is told to {@link #replied} now, by an engine in this JVM
      */
-    CommandBus(SopProperties properties, MeterRegistry meters, String commandsTopic, String repliesTopic) {
+    CommandBus(SopProperties properties, MeterRegistry meters, String commandsTopic, String repliesTopic, BooleanSupplier everyReplyToldHere) {
         this.properties = properties;
         this.meters = meters;
         this.commandsTopic = commandsTopic;
         this.repliesTopic = repliesTopic;
+        this.everyReplyToldHere = everyReplyToldHere;
     }
 
     /**
@@ -170,12 +181,18 @@ public class CommandBus implements StopsConcurrently, DecisionListener {
         // Replies are read as written: the command they answer is already on the command log, so an engine transaction
         // that aborts is followed by the same command processed again and the same reply; waiting for the commit would
         // add the commit interval to every request.
+        replies.idleWhile(everyReplyToldHere, properties.commandTimeout().plus(LOOK_BACK_BEYOND_TIMEOUT));
         replies.start(properties.kafka().bootstrapServers(), repliesTopic, TopicTail.Visibility.AS_WRITTEN, record -> {
             CompletableFuture<Supplier<CommandReply>> future = waiting.get(record.key());
             if (future != null) {
                 future.complete(() -> replySerde.deserializer().deserialize(record.topic(), record.value()));
             }
         });
+    }
+
+    /** False while the reader of the replies topic idles, every reply being told here. */
+    public boolean readsRepliesTopic() {
+        return replies.isFetching();
     }
 
     /**

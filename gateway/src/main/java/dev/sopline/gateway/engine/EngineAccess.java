@@ -24,6 +24,7 @@ public class EngineAccess implements SmartLifecycle {
     private final SopProperties properties;
     private final MeterRegistry meters;
     private final EngineListeners listeners;
+    private final LocalDecisions localDecisions;
     private volatile EmbeddedEngine engine;
     private volatile ReplicaSetEngineReader remote;
 
@@ -32,11 +33,13 @@ public class EngineAccess implements SmartLifecycle {
      *     to Micrometer's global registry, shared by every engine of the JVM
      * @param listeners the parts of the gateway an embedded engine tells of its replies and instance changes as it
      *     decides them, so that requests its own decisions answer need no round trip through the broker
+     * @param localDecisions told of the embedded engine, for the readers that need not fetch while it decides everything
      */
-    public EngineAccess(SopProperties properties, MeterRegistry meters, EngineListeners listeners) {
+    public EngineAccess(SopProperties properties, MeterRegistry meters, EngineListeners listeners, LocalDecisions localDecisions) {
         this.properties = properties;
         this.meters = meters;
         this.listeners = listeners;
+        this.localDecisions = localDecisions;
     }
 
     @Override
@@ -48,12 +51,14 @@ public class EngineAccess implements SmartLifecycle {
         }
         engine = EmbeddedEngines.start(System.getenv(), properties.kafka().bootstrapServers(), properties.dataDir().resolve("engine"), meters,
                 listeners.all());
+        localDecisions.engineStarted(engine);
     }
 
     @Override
     public void stop() {
         EmbeddedEngine running = engine;
         if (running != null) {
+            localDecisions.engineStopped();
             running.close();
             engine = null;
         }

@@ -7,11 +7,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
+import java.util.stream.Collectors;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndTimestamp;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.RecordDeserializationException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
@@ -30,6 +33,10 @@ import org.slf4j.LoggerFactory;
  * offset and skipped. When the poll loop itself fails, the consumer is closed and a new one resumes, after a short
  * pause, from the next record this tail had not yet handled (nothing is skipped or handled twice); a partition added
  * since is followed from its end.
+ *
+ * <p>A tail may {@link #idleWhile idle}: while everything it would hand on is told in this JVM anyway, it fetches
+ * nothing, and when that stops it goes back a look-back's time, so that records written by others meanwhile are
+ * still handed on.
  */
 public final class TopicTail {
 
@@ -44,6 +51,31 @@ public final class TopicTail {
     private final Map<TopicPartition, Long> next = new HashMap<>();
     private volatile long lastPollNanos;
     private Thread thread;
+    private BooleanSupplier toldInThisJvm = () -> false;
+    private Duration lookBack = Duration.ZERO;
+    // Owned by the following thread.
+    private boolean idle;
+    /** The ends to reach before idling, taken when idling became possible; null otherwise. */
+    private Map<TopicPartition, Long> idleOnceAt;
+    private volatile boolean fetching = true;
+
+    /**
+     * Fetches nothing while {@code toldInThisJvm} holds (checked on every pass of the loop, at least every
+     * {@link #POLL}): first it reads up to the ends the partitions had when it began to hold, then pauses them. When
+     * it stops holding, the tail goes on from the first record written in the last {@code lookBack} (by its
+     * timestamp), or from where it paused if that is later, so a record written elsewhere while it idled is still
+     * handed on if it is younger than the look-back. Set before {@link #start}.
+     */
+    public TopicTail idleWhile(BooleanSupplier toldInThisJvm, Duration lookBack) {
+        this.toldInThisJvm = toldInThisJvm;
+        this.lookBack = lookBack;
+        return this;
+    }
+
+    /** False while the tail idles ({@link #idleWhile}). */
+    public boolean isFetching() {
+        return fetching;
+    }
 
     /** Starts following and returns once the end of every partition is the starting point. */
     public void start(String bootstrapServers, String topic, Visibility visibility, Consumer<ConsumerRecord<String, byte[]>> handler) {
@@ -67,18 +99,27 @@ public final class TopicTail {
                 List<TopicPartition> partitions = consumer.partitionsFor(topic).stream()
                         .map(info -> new TopicPartition(topic, info.partition())).toList();
                 consumer.assign(partitions);
-                for (TopicPartition partition : partitions) {
-                    Long resumeAt = next.get(partition);
-                    if (resumeAt == null) {
-                        consumer.seekToEnd(List.of(partition));
-                        next.put(partition, consumer.position(partition));
-                    } else {
-                        consumer.seek(partition, resumeAt);
+                if (idle) {
+                    // Failed while idle: what it handled last may be long ago; the look-back is what matters.
+                    goBack(consumer, partitions);
+                } else {
+                    for (TopicPartition partition : partitions) {
+                        Long resumeAt = next.get(partition);
+                        if (resumeAt == null) {
+                            consumer.seekToEnd(List.of(partition));
+                            next.put(partition, consumer.position(partition));
+                        } else {
+                            consumer.seek(partition, resumeAt);
+                        }
                     }
                 }
+                idle = false;
+                idleOnceAt = null;
+                fetching = true;
                 lastPollNanos = System.nanoTime();
                 assigned.complete(null);
                 while (running.get()) {
+                    idleOrFollow(consumer, partitions);
                     handleEach(consumer, handler);
                 }
             } catch (RuntimeException e) {
@@ -92,6 +133,51 @@ public final class TopicTail {
                     pauseOrStop();
                 }
             }
+        }
+    }
+
+    private void idleOrFollow(KafkaConsumer<String, byte[]> consumer, List<TopicPartition> partitions) {
+        if (toldInThisJvm.getAsBoolean()) {
+            if (idle) {
+                return;
+            }
+            if (idleOnceAt == null) {
+                idleOnceAt = consumer.endOffsets(partitions);
+            }
+            if (partitions.stream().allMatch(partition -> consumer.position(partition) >= idleOnceAt.getOrDefault(partition, 0L))) {
+                consumer.pause(partitions);
+                idle = true;
+                idleOnceAt = null;
+                fetching = false;
+            }
+        } else {
+            idleOnceAt = null;
+            if (idle) {
+                goBack(consumer, partitions);
+                consumer.resume(partitions);
+                idle = false;
+                fetching = true;
+            }
+        }
+    }
+
+    /**
+     * Positions each partition at its first record of the look-back (its end if it has none), or where this tail
+     * stopped handling if that is later. The ends are taken first: a record written while the times are looked up is
+     * at or after them.
+     */
+    private void goBack(KafkaConsumer<String, byte[]> consumer, List<TopicPartition> partitions) {
+        Map<TopicPartition, Long> ends = consumer.endOffsets(partitions);
+        long since = System.currentTimeMillis() - lookBack.toMillis();
+        Map<TopicPartition, OffsetAndTimestamp> firstSince = consumer.offsetsForTimes(
+                partitions.stream().collect(Collectors.toMap(partition -> partition, partition -> since)));
+        for (TopicPartition partition : partitions) {
+            OffsetAndTimestamp first = firstSince.get(partition);
+            long from = first == null ? ends.get(partition) : first.offset();
+            Long handled = next.get(partition);
+            long at = handled == null ? from : Math.max(from, handled);
+            consumer.seek(partition, at);
+            next.put(partition, at);
         }
     }
 

@@ -4,6 +4,7 @@ import dev.sopline.engine.api.DecisionListener;
 import dev.sopline.engine.api.query.StateUnavailableException;
 import dev.sopline.gateway.config.SopProperties;
 import dev.sopline.gateway.config.StopsConcurrently;
+import dev.sopline.gateway.engine.LocalDecisions;
 import dev.sopline.gateway.store.TopicTail;
 import dev.sopline.schemas.event.StateChangeEvents;
 import dev.sopline.schemas.json.Json;
@@ -20,6 +21,7 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
@@ -49,7 +51,9 @@ import tools.jackson.core.JsonToken;
  *
  * <p>An engine in the same JVM also tells of each instance change as it decides it ({@link #instanceChanged}), which
  * wakes the waiters of the instances it owns without the event's round trip through the broker; the reader of
- * {@code sop.events} still wakes them for changes decided elsewhere.
+ * {@code sop.events} still wakes them for changes decided elsewhere. While that engine decides every command, no change
+ * is decided elsewhere and the reader idles ({@link TopicTail#idleWhile}); when it stops deciding them all, the reader
+ * goes back over the changes of the last {@link #LOOK_BACK}, longer than any wait.
  *
  * <p>Bounds, so that one workspace's clients cannot hold every slot: at most {@link #PER_WORKSPACE} waiting reads per
  * workspace and {@link #TOTAL} in all. Past them a read with a wait is answered at once, as one without a wait is.
@@ -66,6 +70,8 @@ public class InstanceWaits implements StopsConcurrently, DecisionListener {
     /** After its wait: how long a waiter whose reads do not come back may take before it is answered 503. */
     public static final Duration GRACE = Duration.ofSeconds(10);
     private static final int READERS = 4;
+    /** Longer than any wait: after idling, every change a waiter may still wait for is read. */
+    static final Duration LOOK_BACK = MAX_WAIT.plus(GRACE).plusMinutes(1);
 
     private static final Logger LOG = LoggerFactory.getLogger(InstanceWaits.class);
 
@@ -74,6 +80,7 @@ public class InstanceWaits implements StopsConcurrently, DecisionListener {
     private final Duration recheck;
     private final int perWorkspaceLimit;
     private final int totalLimit;
+    private final BooleanSupplier everyChangeToldHere;
     private final TopicTail tail = new TopicTail();
     private final Map<String, Set<Waiter<?, ?>>> byInstance = new ConcurrentHashMap<>();
     private final Map<String, AtomicInteger> perWorkspace = new ConcurrentHashMap<>();
@@ -82,13 +89,19 @@ public class InstanceWaits implements StopsConcurrently, DecisionListener {
     private ScheduledExecutorService clock;
 
     @org.springframework.beans.factory.annotation.Autowired
-    public InstanceWaits(SopProperties properties) {
-        this(properties.kafka().bootstrapServers(), Topics.EVENTS, RECHECK, PER_WORKSPACE, TOTAL);
+    public InstanceWaits(SopProperties properties, LocalDecisions localDecisions) {
+        this(properties.kafka().bootstrapServers(), Topics.EVENTS, RECHECK, PER_WORKSPACE, TOTAL, localDecisions);
     }
 
-    /** @param topic the state changes' topic, keyed by instance id */
-    InstanceWaits(String bootstrapServers, String topic, Duration recheck, int perWorkspaceLimit, int totalLimit) {
+    /**
+     * @param topic the state changes' topic, keyed by instance id
+     * @param everyChangeToldHere whether every instance change is told to {@link #instanceChanged} now, by an engine in
+     *     this JVM
+     */
+    InstanceWaits(String bootstrapServers, String topic, Duration recheck, int perWorkspaceLimit, int totalLimit,
+                  BooleanSupplier everyChangeToldHere) {
         this.bootstrapServers = bootstrapServers;
+        this.everyChangeToldHere = everyChangeToldHere;
         this.topic = topic;
         this.recheck = recheck;
         this.perWorkspaceLimit = perWorkspaceLimit;
@@ -147,6 +160,11 @@ public class InstanceWaits implements StopsConcurrently, DecisionListener {
         perWorkspace.get(waiter.workspace).decrementAndGet();
     }
 
+    /** False while the reader of the events idles, every change being told here. */
+    public boolean readsEventsTopic() {
+        return tail.isFetching();
+    }
+
     /** How many reads wait now, in all. */
     int waiting() {
         return total.get();
@@ -154,6 +172,7 @@ public class InstanceWaits implements StopsConcurrently, DecisionListener {
 
     @Override
     public void start() {
+        tail.idleWhile(everyChangeToldHere, LOOK_BACK);
         tail.start(bootstrapServers, topic, TopicTail.Visibility.AS_WRITTEN, record -> {
             Set<Waiter<?, ?>> waiters = byInstance.get(record.key());
             if (waiters != null && mayChangeInstanceState(record.value())) {

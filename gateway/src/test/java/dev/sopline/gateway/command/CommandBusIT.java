@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -36,6 +37,7 @@ class CommandBusIT {
 
     private final String commands = "commands-" + UlidCreator.getMonotonicUlid();
     private final String replies = "replies-" + UlidCreator.getMonotonicUlid();
+    private final AtomicBoolean everyReplyToldHere = new AtomicBoolean();
     private CommandBus bus;
 
     @BeforeEach
@@ -45,7 +47,7 @@ class CommandBusIT {
         }
         SopProperties properties = new SopProperties(new SopProperties.Kafka(SharedKafka.bootstrapServers()), null, Path.of("unused"),
                 null, null, null, Duration.ofSeconds(20), null, null);
-        bus = new CommandBus(properties, new SimpleMeterRegistry(), commands, replies);
+        bus = new CommandBus(properties, new SimpleMeterRegistry(), commands, replies, everyReplyToldHere::get);
         bus.start();
         await().atMost(Duration.ofSeconds(20)).until(bus::isHealthy);
     }
@@ -103,6 +105,32 @@ class CommandBusIT {
                     new RecordSerde<>(CommandReply.class).serializer().serialize(replies, reply))).get();
         }
         assertThat(answer.get(10, TimeUnit.SECONDS)).isEqualTo(reply);
+    }
+
+    /**
+     * While the engine in the JVM decides every command the replies topic is not read; when a rebalance gives another
+     * replica some of the partitions, a reply that replica wrote in the meantime still answers the request.
+     */
+    @Test
+    void shouldAnswerWithAReplyWrittenElsewhereWhileTheTopicWasNotReadOnceTheEngineHereNoLongerDecidesEverything() throws Exception {
+        everyReplyToldHere.set(true);
+        await().atMost(Duration.ofSeconds(10)).until(() -> !bus.readsRepliesTopic());
+        SubmitStep command = submit();
+        CompletableFuture<CommandReply> answer = CompletableFuture.supplyAsync(() -> bus.send(command));
+        await().atMost(Duration.ofSeconds(10)).until(() -> bus.waiting() == 1);
+
+        CommandReply reply = CommandReply.ok(command.commandId(), 200, Map.of("step", "draft"));
+        try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                SharedKafka.bootstrapServers()), new StringSerializer(), new ByteArraySerializer())) {
+            producer.send(new ProducerRecord<>(replies, command.commandId(),
+                    new RecordSerde<>(CommandReply.class).serializer().serialize(replies, reply))).get();
+        }
+        Thread.sleep(500);
+        assertThat(answer).as("answered from a topic it does not read").isNotDone();
+
+        everyReplyToldHere.set(false);
+        assertThat(answer.get(10, TimeUnit.SECONDS)).isEqualTo(reply);
+        assertThat(bus.readsRepliesTopic()).isTrue();
     }
 
     private static SubmitStep submit() {

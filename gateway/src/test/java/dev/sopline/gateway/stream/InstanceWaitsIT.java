@@ -34,6 +34,7 @@ class InstanceWaitsIT {
     private static final Duration NEVER = Duration.ofHours(1);
 
     private final String topic = "waits-" + UlidCreator.getMonotonicUlid();
+    private final java.util.concurrent.atomic.AtomicBoolean everyChangeToldHere = new java.util.concurrent.atomic.AtomicBoolean();
     private InstanceWaits waits;
     private KafkaProducer<String, byte[]> producer;
 
@@ -41,7 +42,7 @@ class InstanceWaitsIT {
         try (Admin admin = Admin.create(Map.of("bootstrap.servers", SharedKafka.bootstrapServers()))) {
             admin.createTopics(List.of(new NewTopic(topic, 2, (short) 1))).all().get();
         }
-        waits = new InstanceWaits(SharedKafka.bootstrapServers(), topic, NEVER, perWorkspace, total);
+        waits = new InstanceWaits(SharedKafka.bootstrapServers(), topic, NEVER, perWorkspace, total, everyChangeToldHere::get);
         waits.start();
         producer = new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, SharedKafka.bootstrapServers()),
                 new StringSerializer(), new ByteArraySerializer());
@@ -110,6 +111,29 @@ class InstanceWaitsIT {
         await().atMost(Duration.ofSeconds(10)).until(result::hasResult);
         assertThat(result.getResult()).isEqualTo("completed");
         assertThat(waits.waiting()).isZero();
+    }
+
+    /**
+     * While the engine in the JVM decides every command the topic is not read; when a rebalance gives another replica
+     * some of the partitions, a change that replica wrote in the meantime still wakes the waiter.
+     */
+    @Test
+    void shouldAnswerOnAChangeWrittenElsewhereWhileTheTopicWasNotReadOnceTheEngineHereNoLongerDecidesEverything() throws Exception {
+        start(10, 10);
+        everyChangeToldHere.set(true);
+        await().atMost(Duration.ofSeconds(10)).until(() -> !waits.readsEventsTopic());
+        CountedState state = new CountedState();
+        DeferredResult<String> result = new DeferredResult<>();
+        assertThat(hold("default", "instance-a", Duration.ofSeconds(60), state, result)).isTrue();
+        state.setAfterFirstRead("completed");
+
+        changed("instance-a");
+        Thread.sleep(500);
+        assertThat(result.hasResult()).as("woken by a topic it does not read").isFalse();
+
+        everyChangeToldHere.set(false);
+        await().atMost(Duration.ofSeconds(10)).until(result::hasResult);
+        assertThat(result.getResult()).isEqualTo("completed");
     }
 
     @Test

@@ -65,6 +65,18 @@ public final class EngineTopics {
         return topics;
     }
 
+    /** How many partitions {@code topic} has. */
+    public static int partitions(Admin admin, String topic) {
+        try {
+            return admin.describeTopics(List.of(topic)).allTopicNames().get(30, TimeUnit.SECONDS).get(topic).partitions().size();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("Interrupted while describing " + topic, e);
+        } catch (ExecutionException | TimeoutException e) {
+            throw new IllegalStateException("Expected to describe " + topic + ", but " + e.getMessage(), e);
+        }
+    }
+
     /** Creates the topics that do not exist yet; existing ones are left as they are. */
     public static void ensure(Admin admin, int partitions, short replication) {
         try {
