@@ -53,11 +53,10 @@ public final class TopicTail {
     private Thread thread;
     private BooleanSupplier toldInThisJvm = () -> false;
     private Duration lookBack = Duration.ZERO;
-    // Owned by the following thread.
-    private boolean idle;
-    /** The ends to reach before idling, taken when idling became possible; null otherwise. */
+    /** Written by the following thread only; read by others through {@link #isFetching}. */
+    private volatile boolean idle;
+    /** The ends to reach before idling, taken when idling became possible, else null; the following thread's own. */
     private Map<TopicPartition, Long> idleOnceAt;
-    private volatile boolean fetching = true;
 
     /**
      * Fetches nothing while {@code toldInThisJvm} holds (checked on every pass of the loop, at least every
@@ -74,7 +73,7 @@ public final class TopicTail {
 
     /** False while the tail idles ({@link #idleWhile}). */
     public boolean isFetching() {
-        return fetching;
+        return !idle;
     }
 
     /** Starts following and returns once the end of every partition is the starting point. */
@@ -115,7 +114,6 @@ public final class TopicTail {
                 }
                 idle = false;
                 idleOnceAt = null;
-                fetching = true;
                 lastPollNanos = System.nanoTime();
                 assigned.complete(null);
                 while (running.get()) {
@@ -148,7 +146,6 @@ public final class TopicTail {
                 consumer.pause(partitions);
                 idle = true;
                 idleOnceAt = null;
-                fetching = false;
             }
         } else {
             idleOnceAt = null;
@@ -156,7 +153,6 @@ public final class TopicTail {
                 goBack(consumer, partitions);
                 consumer.resume(partitions);
                 idle = false;
-                fetching = true;
             }
         }
     }
