@@ -36,7 +36,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>A tail may {@link #idleWhile idle}: while everything it would hand on is told in this JVM anyway, it fetches
  * nothing, and when that stops it goes back a look-back's time, so that records written by others meanwhile are
- * still handed on.
+ * still handed on. A loop that fails while idle resumes the same way, from the look-back, not from the record it
+ * handled last: records older than the look-back were of no use to anyone waiting.
  */
 public final class TopicTail {
 
