@@ -12,6 +12,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BooleanSupplier;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -79,6 +80,40 @@ class TopicTailIT {
             assertThat(tail.isFetching()).isTrue();
             assertThat(handled).as("each once, and nothing older than the look-back")
                     .containsExactly("followed", "just-before", "while-idle");
+        } finally {
+            tail.stop();
+        }
+    }
+
+    @Test
+    void shouldResumeFromTheLookBackWhenItsLoopFailsWhileIdle() throws Exception {
+        String topic = newTopic("tail-idle-failing-");
+        AtomicBoolean failOnce = new AtomicBoolean();
+        BooleanSupplier toldHere = () -> {
+            if (failOnce.compareAndSet(true, false)) {
+                throw new IllegalStateException("the loop fails while idle");
+            }
+            return true;
+        };
+        List<String> handled = new CopyOnWriteArrayList<>();
+        TopicTail tail = new TopicTail().idleWhile(toldHere, Duration.ofMinutes(5));
+        long longAgo = System.currentTimeMillis() - Duration.ofMinutes(10).toMillis();
+        try (KafkaProducer<String, byte[]> producer = producer()) {
+            producer.send(new ProducerRecord<>(topic, 0, longAgo, "before", new byte[] {1})).get();
+            tail.start(SharedKafka.bootstrapServers(), topic, TopicTail.Visibility.AS_WRITTEN, record -> handled.add(record.key()));
+            await().atMost(Duration.ofSeconds(10)).until(() -> !tail.isFetching());
+
+            producer.send(new ProducerRecord<>(topic, 0, longAgo, "older-than-the-look-back", new byte[] {1})).get();
+            producer.send(new ProducerRecord<>(topic, 0, System.currentTimeMillis(), "while-idle", new byte[] {1})).get();
+            failOnce.set(true);
+
+            // A new consumer goes back a look-back's time, hands on what it finds there, and idles again.
+            await().atMost(Duration.ofSeconds(15)).until(() -> handled.contains("while-idle"));
+            assertThat(failOnce).as("the loop failed").isFalse();
+            await().atMost(Duration.ofSeconds(10)).until(() -> !tail.isFetching());
+            assertThat(tail.isHealthy()).isTrue();
+            assertThat(handled).as("nothing older than the look-back, nothing from before the tail began")
+                    .containsExactly("while-idle");
         } finally {
             tail.stop();
         }
