@@ -33,7 +33,7 @@ final class PlatformProcess implements AutoCloseable {
     }
 
     /**
-     * @param javaOptions options for the platform's JVM besides {@code -Xmx512m}, for example
+     * @param javaOptions options for the platform's JVM besides {@code -Xmx512m} and the collector, for example
      *     {@code -XX:NativeMemoryTracking=summary} to see its memory with {@code jcmd <pid> VM.native_memory summary}
      */
     static PlatformProcess start(Path jar, List<String> javaOptions, Map<String, String> extraEnv) throws IOException {
@@ -43,6 +43,10 @@ final class PlatformProcess implements AutoCloseable {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.add("-Xmx512m"); // as the README starts it
+        // The README's collector, unless the options choose one: the JVM refuses two.
+        if (javaOptions.stream().noneMatch(option -> option.matches("-XX:\\+Use\\w+GC"))) {
+            command.add("-XX:+UseParallelGC");
+        }
         // The class-data archive the build trains beside the extracted jar, as the README's start command uses it.
         Path archive = jar.resolveSibling("sopline.jsa");
         if (Files.exists(archive)) {

@@ -43,6 +43,9 @@ class StandaloneQuickstartIT {
             platform.start();
             Duration firstStart = platform.awaitHealthy(baseUrl, Duration.ofSeconds(120));
             System.out.println("Standalone healthy after " + firstStart.toMillis() + " ms");
+            assertThat(api.withToken(null).get("/actuator/prometheus").body())
+                    .as("the start command runs the Parallel collector (docs/decisions.md, \"The Parallel collector\")")
+                    .contains("id=\"PS Old Gen\"");
 
             assertThat(api.register(Files.readString(Path.of("..", "examples", "expense-approval.yaml"))).status()).isEqualTo(201);
             for (int i = 0; i < 4; i++) {
