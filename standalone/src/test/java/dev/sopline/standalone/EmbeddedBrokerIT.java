@@ -10,8 +10,10 @@ import java.util.Map;
 import java.util.UUID;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.Config;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -39,6 +41,18 @@ class EmbeddedBrokerIT {
             assertThat(topics.get("__consumer_offsets").partitions()).hasSize(EmbeddedBroker.INTERNAL_TOPIC_PARTITIONS);
             assertThat(topics.get("__transaction_state").partitions()).hasSize(EmbeddedBroker.INTERNAL_TOPIC_PARTITIONS);
             assertThat(EmbeddedBroker.INTERNAL_TOPIC_PARTITIONS).isLessThan(50);
+        }
+    }
+
+    @Test
+    void theLogCleanersMapOfKeysTakesAnEighthOfKafkasDefaultHeap() throws Exception {
+        try (EmbeddedBroker broker = EmbeddedBroker.start(dataDir, freePort(), freePort());
+                Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()))) {
+            ConfigResource node = new ConfigResource(ConfigResource.Type.BROKER, "1");
+            Config config = admin.describeConfigs(List.of(node)).all().get().get(node);
+
+            assertThat(config.get("log.cleaner.dedupe.buffer.size").value()).isEqualTo(String.valueOf(16 * 1024 * 1024));
+            assertThat(config.get("log.cleaner.enable").value()).as("compacted topics are still cleaned").isEqualTo("true");
         }
     }
 
