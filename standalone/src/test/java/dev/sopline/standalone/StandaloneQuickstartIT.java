@@ -44,7 +44,8 @@ class StandaloneQuickstartIT {
             Duration firstStart = platform.awaitHealthy(baseUrl, Duration.ofSeconds(120));
             System.out.println("Standalone healthy after " + firstStart.toMillis() + " ms");
             assertThat(api.withToken(null).get("/actuator/prometheus").body())
-                    .as("the start command runs the Parallel collector (docs/decisions.md, \"The Parallel collector\")")
+                    .as("the start command runs the Parallel collector (docs/decisions.md, "
+                            + "\"Half the heap was the log cleaner's map; the Parallel collector\")")
                     .contains("id=\"PS Old Gen\"");
 
             assertThat(api.register(Files.readString(Path.of("..", "examples", "expense-approval.yaml"))).status()).isEqualTo(201);
