@@ -71,7 +71,7 @@ public final class StateChangeEvents {
     }
 
     /** The {@code source} as text: workspace and process names are letters, digits, {@code _} and {@code -}. */
-    private static String sourceText(String workspace, String process) {
+    public static String sourceText(String workspace, String process) {
         return "/workspaces/" + workspace + "/processes/" + process;
     }
 

@@ -35,7 +35,8 @@ public final class StepReadyEvents {
                 .build();
     }
 
-    private static String idOf(StepReady ready) {
+    /** The event's id (see {@link #of}). */
+    public static String idOf(StepReady ready) {
         String attempt = String.join("\n", ready.workspace(), ready.instanceId(), ready.stepId(), String.valueOf(ready.attempt()),
                 ready.createdAt().toString());
         return HashedUlids.of(ready.createdAt().toEpochMilli(), attempt);
