@@ -71,6 +71,9 @@ public final class EngineTopology {
     public static final String AUTOMATED_STEPS_ROUTER = "steps-automated-router";
     static final String AUTOMATED_STEPS_SINK = "steps-automated-sink";
 
+    /** The bytes of published-version records the definitions store's serde remembers parsed (ReadOnceSerde). */
+    static final long PUBLISHED_RECORDS_PARSED_ONCE = 2 * 1024 * 1024;
+
     private EngineTopology() {}
 
     /**
@@ -113,8 +116,9 @@ public final class EngineTopology {
         StringDeserializer keys = new StringDeserializer();
         StringSerializer keyWriter = new StringSerializer();
 
+        // Read for every start, written once per version: each distinct record is parsed once (ReadOnceSerde).
         topology.addGlobalStore(
-                onDisk(DEFINITIONS_STORE, new RecordSerde<>(ProcessVersions.class)).withLoggingDisabled(),
+                onDisk(DEFINITIONS_STORE, new ReadOnceSerde<>(ProcessVersions.class, PUBLISHED_RECORDS_PARSED_ONCE)).withLoggingDisabled(),
                 "definitions-source", keys, new RecordSerde<>(ProcessVersions.class).deserializer(), EngineTopics.DEFINITIONS,
                 "definitions-updater", () -> new GlobalStoreUpdater<>(DEFINITIONS_STORE));
         topology.addGlobalStore(
