@@ -7,10 +7,13 @@ import org.apache.kafka.streams.state.KeyValueStore;
 /** The instances store: the only code that knows its key format, {@code <workspace>/<instance id>}. */
 public final class InstanceStore {
 
-    private final KeyValueStore<String, Instance> store;
+    /** Instances in flight whose records are kept decoded: a few thousand at a time is a busy engine's share. */
+    static final int DECODED = 4_096;
+
+    private final DecodedValues<Instance> store;
 
     public InstanceStore(KeyValueStore<String, Instance> store) {
-        this.store = store;
+        this.store = new DecodedValues<>(store, DECODED);
     }
 
     public Optional<Instance> find(String workspace, String instanceId) {

@@ -17,10 +17,10 @@ public final class MetricCounters {
 
     private static final StringSerializer KEYS = new StringSerializer();
 
-    private final KeyValueStore<String, ProcessCounters> store;
+    private final DecodedValues<ProcessCounters> store;
 
     public MetricCounters(KeyValueStore<String, ProcessCounters> store) {
-        this.store = store;
+        this.store = new DecodedValues<>(store, 1_024);
     }
 
     public static String key(String workspace, String process) {

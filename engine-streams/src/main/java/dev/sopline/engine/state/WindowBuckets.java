@@ -23,12 +23,13 @@ public final class WindowBuckets {
     private static final long MINUTE = Duration.ofMinutes(1).toMillis();
     private static final long HOUR = Duration.ofHours(1).toMillis();
 
-    private final KeyValueStore<String, WindowBucket> store;
+    private final DecodedValues<WindowBucket> store;
     private final Consumer<Timer> timers;
 
     /** @param timers where the timer that removes a new bucket is set */
     public WindowBuckets(KeyValueStore<String, WindowBucket> store, Consumer<Timer> timers) {
-        this.store = store;
+        // Each workspace's current minute and hour are written by most decisions that start or end an instance.
+        this.store = new DecodedValues<>(store, 1_024);
         this.timers = timers;
     }
 

@@ -25,6 +25,11 @@ class PoisonCommandsTest {
 
     private static final String ID = "01JAAAAAAAAAAAAAAAAAAAAAAA";
     private static final String OTHER_ID = "01JBBBBBBBBBBBBBBBBBBBBBBB";
+    /**
+     * A record the tests write into the store themselves goes under an id the engine has not read yet, as a record
+     * restored from the changelog would be: the engine keeps the instances it decides decoded between commands.
+     */
+    private static final String BROKEN_ID = "01JCCCCCCCCCCCCCCCCCCCCCCC";
 
     private final EngineHarness engine = new EngineHarness();
 
@@ -149,11 +154,11 @@ class PoisonCommandsTest {
         engine.start(ID, "two-step", Map.of("title", "Q3 plan"));
         Instance stored = engine.instance(ID);
         KeyValueStore<String, Object> instances = engine.store(EngineTopology.INSTANCES_STORE);
-        instances.put(InstanceKeys.key(EngineHarness.WORKSPACE, ID), new Instance(stored.id(), stored.workspace(), stored.process(),
+        instances.put(InstanceKeys.key(EngineHarness.WORKSPACE, BROKEN_ID), new Instance(BROKEN_ID, stored.workspace(), stored.process(),
                 stored.version(), null, stored.inputs(), stored.outputs(), null, null, stored.startedAt(), null, stored.steps(), 0L));
 
         // when
-        SubmitStep submit = new SubmitStep("cmd-broken", EngineHarness.WORKSPACE, ID, "two-step", "draft", Map.of("text", "t"), null);
+        SubmitStep submit = new SubmitStep("cmd-broken", EngineHarness.WORKSPACE, BROKEN_ID, "two-step", "draft", Map.of("text", "t"), null);
         CommandReply reply = engine.send(submit);
 
         // then: answered, naming the command, and the next command is decided as usual
@@ -172,17 +177,17 @@ class PoisonCommandsTest {
         engine.start(ID, "two-step", Map.of("title", "Q3 plan"));
         Instance stored = engine.instance(ID);
         KeyValueStore<String, Object> instances = engine.store(EngineTopology.INSTANCES_STORE);
-        instances.put(InstanceKeys.key(EngineHarness.WORKSPACE, ID), new Instance(stored.id(), stored.workspace(), stored.process(),
+        instances.put(InstanceKeys.key(EngineHarness.WORKSPACE, BROKEN_ID), new Instance(BROKEN_ID, stored.workspace(), stored.process(),
                 "9.9", stored.state(), stored.inputs(), stored.outputs(), null, null, stored.startedAt(), null, stored.steps(), 0L));
 
         // when
-        CommandReply reply = engine.submit(ID, "two-step", "draft", Map.of("text", "t"));
+        CommandReply reply = engine.submit(BROKEN_ID, "two-step", "draft", Map.of("text", "t"));
 
         // then
         assertThat(reply.status()).isEqualTo(500);
         assertThat(reply.error()).isEqualTo("engine_error");
         assertThat(reply.message()).contains("SubmitStep");
-        assertThat(engine.instance(ID).state()).isEqualTo(InstanceState.FAILED);
+        assertThat(engine.instance(BROKEN_ID).state()).isEqualTo(InstanceState.FAILED);
         engine.advance(Duration.ofSeconds(1));
         assertThat(engine.start(OTHER_ID, "two-step", Map.of("title", "next")).status()).isEqualTo(201);
     }

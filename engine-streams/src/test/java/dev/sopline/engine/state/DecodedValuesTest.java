@@ -1,0 +1,80 @@
+package dev.sopline.engine.state;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sopline.engine.api.serde.RecordSerde;
+import java.util.List;
+import java.util.Properties;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.processor.api.MockProcessorContext;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.Stores;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** Values read or written once are answered without decoding them again; deletes and the bound are respected. */
+class DecodedValuesTest {
+
+    record Counter(String name, List<Long> counts) {}
+
+    private KeyValueStore<String, Counter> store;
+
+    @BeforeEach
+    void openStore() {
+        Properties props = new Properties();
+        props.put(StreamsConfig.APPLICATION_ID_CONFIG, "decoded-values");
+        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
+        store = Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore("counters"), Serdes.String(), new RecordSerde<>(Counter.class))
+                .withLoggingDisabled().build();
+        store.init(new MockProcessorContext<>(props).getStateStoreContext(), store);
+    }
+
+    @AfterEach
+    void closeStore() {
+        store.close();
+    }
+
+    @Test
+    void shouldDecodeAStoredValueOnceAndWriteThroughToTheStore() {
+        store.put("a", new Counter("a", List.of(1L)));
+        DecodedValues<Counter> values = new DecodedValues<>(store, 10);
+
+        Counter first = values.get("a");
+        assertThat(values.get("a")).isEqualTo(new Counter("a", List.of(1L))).isSameAs(first);
+
+        values.put("a", new Counter("a", List.of(2L)));
+        assertThat(store.get("a")).as("the store itself").isEqualTo(new Counter("a", List.of(2L)));
+        assertThat(values.get("a")).isEqualTo(new Counter("a", List.of(2L)));
+    }
+
+    @Test
+    void shouldForgetADeletedKeyInTheStoreAndHere() {
+        DecodedValues<Counter> values = new DecodedValues<>(store, 10);
+        values.put("a", new Counter("a", List.of(1L)));
+        values.put("b", new Counter("b", List.of(1L)));
+
+        values.put("a", null);
+        values.delete("b");
+
+        assertThat(values.get("a")).isNull();
+        assertThat(values.get("b")).isNull();
+        assertThat(store.get("a")).isNull();
+        assertThat(store.get("b")).isNull();
+    }
+
+    @Test
+    void shouldKeepOnlyTheMostRecentlyUsedKeys() {
+        DecodedValues<Counter> values = new DecodedValues<>(store, 2);
+        values.put("a", new Counter("a", List.of(1L)));
+        values.put("b", new Counter("b", List.of(1L)));
+        Counter a = values.get("a");
+        values.put("c", new Counter("c", List.of(1L)));
+
+        assertThat(values.get("a")).as("used last but one").isSameAs(a);
+        Counter b = values.get("b");
+        assertThat(b).as("read from the store again").isEqualTo(new Counter("b", List.of(1L)));
+        assertThat(values.get("b")).isSameAs(b);
+    }
+}
