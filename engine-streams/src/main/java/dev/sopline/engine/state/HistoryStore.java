@@ -3,7 +3,9 @@ package dev.sopline.engine.state;
 import dev.sopline.schemas.command.InstanceKeys;
 import dev.sopline.schemas.instance.HistoryEntry;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 import org.apache.kafka.streams.state.KeyValueStore;
@@ -26,7 +28,21 @@ public final class HistoryStore {
     /** Sorts after every digit, so {@code prefix + END} bounds an instance's range. */
     private static final String END = "~";
 
+    /** Instances whose last number is remembered; see {@link #lastSeq}. */
+    private static final int REMEMBERED = 4_096;
+
     private final KeyValueStore<String, HistoryRecord> store;
+    /**
+     * The last number appended per instance prefix, so that the next append need not look it up in the store. Sound
+     * for the same reason as {@link DecodedValues}: every write goes through here, and this lives with the processor,
+     * which is initialised again whenever the task's stores are reset.
+     */
+    private final Map<String, Long> lastSeqs = new LinkedHashMap<>(256, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, Long> eldest) {
+            return size() > REMEMBERED;
+        }
+    };
 
     public HistoryStore(KeyValueStore<String, HistoryRecord> store) {
         this.store = store;
@@ -42,20 +58,22 @@ public final class HistoryStore {
         if (entries.isEmpty()) {
             return;
         }
-        long seq = lastSeq(workspace, instanceId);
+        String prefix = prefix(workspace, instanceId);
+        Long remembered = lastSeqs.get(prefix);
+        long seq = remembered != null ? remembered : lastSeq(prefix);
         List<HistoryEntry> numbered = new ArrayList<>(entries.size());
         for (HistoryEntry entry : entries) {
             numbered.add(entry.numbered(++seq));
         }
-        store.put(prefix(workspace, instanceId) + padded(seq), new HistoryRecord(numbered));
+        store.put(prefix + padded(seq), new HistoryRecord(numbered));
+        lastSeqs.put(prefix, seq);
     }
 
     /**
      * The last entry's number, read from its key: {@code peekNextKey} leaves the value undecoded, and this runs for every
      * decision on the stream thread, where decoding the entry showed in profiles.
      */
-    private long lastSeq(String workspace, String instanceId) {
-        String prefix = prefix(workspace, instanceId);
+    private long lastSeq(String prefix) {
         try (KeyValueIterator<String, HistoryRecord> last = store.reverseRange(prefix, prefix + END)) {
             return last.hasNext() ? Long.parseLong(last.peekNextKey().substring(prefix.length())) : 0;
         }
@@ -71,6 +89,7 @@ public final class HistoryStore {
     /** Removes the instance's whole history, for when the instance itself is removed. */
     public void deleteAll(String workspace, String instanceId) {
         String prefix = prefix(workspace, instanceId);
+        lastSeqs.remove(prefix);
         List<String> keys = new ArrayList<>();
         try (KeyValueIterator<String, HistoryRecord> all = store.range(prefix, prefix + END)) {
             all.forEachRemaining(entry -> keys.add(entry.key));
