@@ -53,6 +53,12 @@ public final class DecodedValues<V> {
         }
     }
 
+    /** Writes the value without keeping it decoded: one that is not expected to be read again soon. */
+    public void putForgetting(String key, V value) {
+        store.put(key, value);
+        recent.remove(key);
+    }
+
     public void delete(String key) {
         store.delete(key);
         recent.remove(key);

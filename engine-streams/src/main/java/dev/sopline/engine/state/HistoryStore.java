@@ -29,7 +29,7 @@ public final class HistoryStore {
     private static final String END = "~";
 
     /** Instances whose last number is remembered; see {@link #lastSeq}. */
-    private static final int REMEMBERED = 4_096;
+    private static final int REMEMBERED = 1_024;
 
     private final KeyValueStore<String, HistoryRecord> store;
     /**

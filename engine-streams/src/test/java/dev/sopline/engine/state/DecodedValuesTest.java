@@ -65,6 +65,20 @@ class DecodedValuesTest {
     }
 
     @Test
+    void shouldWriteWithoutKeepingWhatIsNotReadAgainSoon() {
+        DecodedValues<Counter> values = new DecodedValues<>(store, 10);
+        Counter kept = new Counter("a", List.of(1L));
+        values.put("a", kept);
+
+        values.putForgetting("a", new Counter("a", List.of(2L)));
+
+        assertThat(store.get("a")).isEqualTo(new Counter("a", List.of(2L)));
+        Counter read = values.get("a");
+        assertThat(read).isEqualTo(new Counter("a", List.of(2L)));
+        assertThat(values.get("a")).as("kept once read").isSameAs(read);
+    }
+
+    @Test
     void shouldKeepOnlyTheMostRecentlyUsedKeys() {
         DecodedValues<Counter> values = new DecodedValues<>(store, 2);
         values.put("a", new Counter("a", List.of(1L)));
