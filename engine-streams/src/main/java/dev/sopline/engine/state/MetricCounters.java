@@ -20,6 +20,7 @@ public final class MetricCounters {
     private final DecodedValues<ProcessCounters> store;
 
     public MetricCounters(KeyValueStore<String, ProcessCounters> store) {
+        // One record per process of the workspaces this task serves, changed by every start and end.
         this.store = new DecodedValues<>(store, 1_024);
     }
 
