@@ -15,9 +15,10 @@ import org.apache.kafka.common.serialization.Serializer;
  * {@code content-type}).
  *
  * <p>The headers are written here, in the order and with the text the CloudEvents SDK's {@code CloudEventSerializer}
- * writes for {@link StepReadyEvents#of} ({@code StepReadySerializerTest} compares them for thousands of steps), rather
- * than by the SDK: its path (an event builder, the {@code source} parsed as a {@code URI}, the time through
- * {@code DateTimeFormatter}) was three fifths of writing a step handoff on the engine's stream thread.
+ * writes for {@link StepReadyEvents#of} ({@code StepReadySerializerTest} compares them for every precision of the time
+ * and for text JSON must escape), rather than by the SDK: its path (an event builder, the {@code source} parsed as a
+ * {@code URI}, the time through {@code DateTimeFormatter}) was three fifths of writing a step handoff on the engine's
+ * stream thread.
  */
 public final class StepReadySerializer implements Serializer<StepReady> {
 

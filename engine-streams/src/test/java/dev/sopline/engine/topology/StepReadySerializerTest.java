@@ -14,7 +14,7 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
-import java.util.Random;
+import java.util.stream.Stream;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.junit.jupiter.api.Test;
@@ -32,17 +32,19 @@ class StepReadySerializerTest {
 
     @Test
     void shouldWriteTheSameHeadersAndValueAsTheCloudEventsSdkForAnyStep() {
-        Random random = new Random(20261127);
-        for (int run = 0; run < 3_000; run++) {
-            StepReady ready = randomStep(random, run);
-            RecordHeaders written = new RecordHeaders();
-            RecordHeaders expected = new RecordHeaders();
+        int run = 0;
+        for (Instant time : TIMES) {
+            for (String text : TEXTS) {
+                StepReady ready = step(run++, time, text);
+                RecordHeaders written = new RecordHeaders();
+                RecordHeaders expected = new RecordHeaders();
 
-            byte[] value = serializer.serialize(TOPIC, written, ready);
-            byte[] sdkValue = sdk.serialize(TOPIC, expected, StepReadyEvents.of(ready, serializer.serialize(TOPIC, ready)));
+                byte[] value = serializer.serialize(TOPIC, written, ready);
+                byte[] sdkValue = sdk.serialize(TOPIC, expected, StepReadyEvents.of(ready, serializer.serialize(TOPIC, ready)));
 
-            assertThat(text(written)).as("headers of step %s", run).isEqualTo(text(expected));
-            assertThat(value).as("value of step %s", run).isEqualTo(sdkValue);
+                assertThat(text(written)).as("headers of a step at %s", time).isEqualTo(text(expected));
+                assertThat(value).as("value of a step at %s", time).isEqualTo(sdkValue);
+            }
         }
     }
 
@@ -64,38 +66,22 @@ class StepReadySerializerTest {
         assertThat(new JsonSerde<>(StepReady.class).deserializer().deserialize(TOPIC, event.getData().toBytes())).isEqualTo(ready);
     }
 
-    private static StepReady randomStep(Random random, int run) {
-        String text = randomText(random);
-        return new StepReady("ws-" + run % 7, "01JAAAAAAAAAAAAAAAAAAAAA" + (10 + run % 90), "process_" + run % 5, "1." + run % 3,
-                "step-" + run, text, StepType.values()[run % StepType.values().length], "team.step-" + run % 4, 1 + random.nextInt(5),
-                Map.of("note", text), List.of(), null, run % 3 == 0 ? "01JCALLBACK" + run : null, null, randomTime(random));
-    }
-
     /**
-     * Times as records carry them (whole milliseconds) and finer ones, at whole seconds too, years 1970 to 9999 (an
-     * event id is a ULID, which counts milliseconds from 1970).
+     * Times at every precision a fraction can be written with (none, tenths, milliseconds, microseconds, nanoseconds,
+     * trailing zeros dropped or not), from 1970 (an event id is a ULID, which counts milliseconds from then) to 9999.
      */
-    private static Instant randomTime(Random random) {
-        long seconds = Math.floorMod(random.nextLong(), 253_402_300_800L);
-        int nanos = switch (random.nextInt(5)) {
-            case 0 -> 0;
-            case 1 -> random.nextInt(1_000) * 1_000_000;
-            case 2 -> random.nextInt(10) * 100_000_000;
-            case 3 -> random.nextInt(1_000_000) * 1_000;
-            default -> random.nextInt(1_000_000_000);
-        };
-        return Instant.ofEpochSecond(seconds, nanos);
-    }
+    private static final List<Instant> TIMES = Stream.of(0L, 1L, 86_399L, 951_782_400L, 1_795_000_000L, 253_402_300_799L)
+            .flatMap(seconds -> Stream.of(0, 100_000_000, 120_000_000, 123_000_000, 123_400_000, 123_456_000, 123_456_700, 123_456_789, 1)
+                    .map(nanos -> Instant.ofEpochSecond(seconds, nanos)))
+            .toList();
+    /** Names and inputs with what JSON must escape, and characters beyond ASCII. */
+    private static final List<String> TEXTS = List.of("", "Classify", "a \"quoted\" \\ back/slash", "tab\tnew\nline\u0001",
+            "é€😀", "<b>&'</b>");
 
-    /** Text with what JSON must escape, and characters beyond ASCII. */
-    private static String randomText(Random random) {
-        int[] alphabet = "ab \"\\/\n\t\u0001é€😀<>&'".codePoints().toArray();
-        StringBuilder text = new StringBuilder();
-        int length = random.nextInt(12);
-        for (int index = 0; index < length; index++) {
-            text.appendCodePoint(alphabet[random.nextInt(alphabet.length)]);
-        }
-        return text.toString();
+    private static StepReady step(int run, Instant time, String text) {
+        return new StepReady("ws-" + run % 7, "01JAAAAAAAAAAAAAAAAAAAAA" + (10 + run % 90), "process_" + run % 5, "1." + run % 3,
+                "step-" + run, text, StepType.values()[run % StepType.values().length], "team.step-" + run % 4, 1 + run % 5,
+                Map.of("note", text), List.of(), null, run % 3 == 0 ? "01JCALLBACK" + run : null, null, time);
     }
 
     /** Every header in order, as {@code name=value} lines. */
