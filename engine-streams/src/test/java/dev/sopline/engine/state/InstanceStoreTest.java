@@ -1,0 +1,67 @@
+package dev.sopline.engine.state;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sopline.engine.api.serde.RecordSerde;
+import dev.sopline.schemas.instance.InstanceState;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.processor.api.MockProcessorContext;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.Stores;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The engine keeps the instances in flight decoded between their commands, and not the finished ones. */
+class InstanceStoreTest {
+
+    private KeyValueStore<String, Instance> store;
+
+    @BeforeEach
+    void openStore() {
+        Properties props = new Properties();
+        props.put(StreamsConfig.APPLICATION_ID_CONFIG, "instance-store");
+        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
+        store = Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore("instances"), Serdes.String(), new RecordSerde<>(Instance.class))
+                .withLoggingDisabled().build();
+        store.init(new MockProcessorContext<>(props).getStateStoreContext(), store);
+    }
+
+    @AfterEach
+    void closeStore() {
+        store.close();
+    }
+
+    private static Instance instance(InstanceState state) {
+        return new Instance("01JAAAAAAAAAAAAAAAAAAAAAAA", "default", "triage", "1.0", state, Map.of("title", "Q3"), Map.of(), null, null,
+                Instant.parse("2026-03-02T08:00:00Z"), null, List.of(), 0L);
+    }
+
+    @Test
+    void shouldAnswerAnInstanceInFlightWithWhatItWrote() {
+        InstanceStore instances = new InstanceStore(store);
+        Instance running = instance(InstanceState.RUNNING);
+
+        instances.put(running);
+
+        assertThat(instances.find("default", running.id())).containsSame(running);
+        assertThat(store.get(dev.sopline.schemas.command.InstanceKeys.key("default", running.id()))).as("written through").isEqualTo(running);
+    }
+
+    @Test
+    void shouldNotKeepAFinishedInstance() {
+        InstanceStore instances = new InstanceStore(store);
+        instances.put(instance(InstanceState.RUNNING));
+        Instance completed = instance(InstanceState.COMPLETED);
+
+        instances.put(completed);
+
+        assertThat(instances.find("default", completed.id())).as("read back from the store")
+                .hasValueSatisfying(found -> assertThat(found).isEqualTo(completed).isNotSameAs(completed));
+    }
+}
