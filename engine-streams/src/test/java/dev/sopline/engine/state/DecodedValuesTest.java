@@ -2,14 +2,8 @@ package dev.sopline.engine.state;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.sopline.engine.api.serde.RecordSerde;
 import java.util.List;
-import java.util.Properties;
-import org.apache.kafka.common.serialization.Serdes;
-import org.apache.kafka.streams.StreamsConfig;
-import org.apache.kafka.streams.processor.api.MockProcessorContext;
 import org.apache.kafka.streams.state.KeyValueStore;
-import org.apache.kafka.streams.state.Stores;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -23,12 +17,7 @@ class DecodedValuesTest {
 
     @BeforeEach
     void openStore() {
-        Properties props = new Properties();
-        props.put(StreamsConfig.APPLICATION_ID_CONFIG, "decoded-values");
-        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
-        store = Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore("counters"), Serdes.String(), new RecordSerde<>(Counter.class))
-                .withLoggingDisabled().build();
-        store.init(new MockProcessorContext<>(props).getStateStoreContext(), store);
+        store = InMemoryStores.open("counters", Counter.class);
     }
 
     @AfterEach

@@ -2,17 +2,11 @@ package dev.sopline.engine.state;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.sopline.engine.api.serde.RecordSerde;
 import dev.sopline.schemas.instance.InstanceState;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
-import org.apache.kafka.common.serialization.Serdes;
-import org.apache.kafka.streams.StreamsConfig;
-import org.apache.kafka.streams.processor.api.MockProcessorContext;
 import org.apache.kafka.streams.state.KeyValueStore;
-import org.apache.kafka.streams.state.Stores;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -24,12 +18,7 @@ class InstanceStoreTest {
 
     @BeforeEach
     void openStore() {
-        Properties props = new Properties();
-        props.put(StreamsConfig.APPLICATION_ID_CONFIG, "instance-store");
-        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
-        store = Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore("instances"), Serdes.String(), new RecordSerde<>(Instance.class))
-                .withLoggingDisabled().build();
-        store.init(new MockProcessorContext<>(props).getStateStoreContext(), store);
+        store = InMemoryStores.open("instances", Instance.class);
     }
 
     @AfterEach
