@@ -252,6 +252,8 @@ public final class Benchmark {
         CpuUse.Snapshot after;
         Map<String, Long> requestsBefore;
         Map<String, Long> requestsAfter;
+        Map<String, Long> topicsInBefore;
+        Map<String, Long> topicsInAfter;
         Map<String, Object> platformClients;
         Map<String, Object> loadGeneratorClients;
         Map<String, Object> brokerRequestTimes;
@@ -260,12 +262,14 @@ public final class Benchmark {
             Thread.sleep(settings.ramp().toMillis());
             PlatformJvm.Recording flight = recording == null ? null : jvm.startRecording("closed-loop-c" + concurrency);
             requestsBefore = KafkaMetrics.brokerRequests(jvm.server());
+            topicsInBefore = KafkaMetrics.brokerTopicsIn(jvm.server());
             before = CpuUse.take(platform, jvm);
             loop.beginMeasuring();
             Thread.sleep(settings.duration().toMillis());
             loop.endMeasuring();
             after = CpuUse.take(platform, jvm);
             requestsAfter = KafkaMetrics.brokerRequests(jvm.server());
+            topicsInAfter = KafkaMetrics.brokerTopicsIn(jvm.server());
             platformClients = KafkaMetrics.clients(jvm.server());
             brokerRequestTimes = KafkaMetrics.brokerRequestTimes(jvm.server());
             loadGeneratorClients = KafkaMetrics.clients(ManagementFactory.getPlatformMBeanServer());
@@ -290,6 +294,7 @@ public final class Benchmark {
         measured.put("cpu", CpuUse.between(before, after, result.completedInWindow()));
         measured.put("broker_requests_per_instance", KafkaMetrics.perInstance(requestsBefore, requestsAfter, result.completedInWindow()));
         measured.put("broker_request_times_ms", brokerRequestTimes);
+        measured.put("broker_in_per_instance_by_topic", KafkaMetrics.perInstance(topicsInBefore, topicsInAfter, result.completedInWindow()));
         measured.put("platform_kafka_clients", platformClients);
         measured.put("load_generator_kafka_clients", loadGeneratorClients);
         return measured;

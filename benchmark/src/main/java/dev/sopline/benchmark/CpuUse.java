@@ -20,10 +20,11 @@ final class CpuUse {
     private static final Pattern STREAM_THREAD = Pattern.compile("-StreamThread-\\d+$");
     private static final Pattern HTTP = Pattern.compile("^http-nio-");
 
-    record Snapshot(long wallNanos, Duration platform, Map<Long, PlatformJvm.ThreadCpu> platformThreads, Duration loadGenerator) {}
+    record Snapshot(long wallNanos, Duration platform, Map<Long, PlatformJvm.ThreadCpu> platformThreads, Map<String, Duration> jvmThreads,
+                    Duration loadGenerator) {}
 
     static Snapshot take(PlatformProcess platform, PlatformJvm jvm) {
-        return new Snapshot(System.nanoTime(), platform.cpuTime(), jvm.threadCpu(), ownCpuTime());
+        return new Snapshot(System.nanoTime(), platform.cpuTime(), jvm.threadCpu(), platform.jvmThreadsCpu(), ownCpuTime());
     }
 
     /** CPU time of this JVM: the HTTP clients, the SDK workers, the event readers. */
@@ -33,7 +34,8 @@ final class CpuUse {
 
     /**
      * CPU-seconds per 1,000 instances and share of one core of each part between {@code before} and {@code after}.
-     * A thread that ended in between is counted in "JVM and ended threads", with GC and JIT compilation.
+     * The JVM's own threads, which JMX does not list, are read by name: the JIT compilers and the garbage collector; a
+     * thread that ended in between is counted in "JVM: other and ended threads".
      */
     static Map<String, Object> between(Snapshot before, Snapshot after, long instances) {
         double wallSeconds = (after.wallNanos() - before.wallNanos()) / 1e9;
@@ -47,7 +49,13 @@ final class CpuUse {
         });
         long platform = after.platform().minus(before.platform()).toNanos();
         long javaThreads = byPart.values().stream().mapToLong(Long::longValue).sum();
-        byPart.put("platform JVM: GC, JIT and ended threads", Math.max(0, platform - javaThreads));
+        long jvmThreads = 0;
+        for (Map.Entry<String, Duration> group : after.jvmThreads().entrySet()) {
+            long used = group.getValue().minus(before.jvmThreads().getOrDefault(group.getKey(), Duration.ZERO)).toNanos();
+            byPart.put(group.getKey(), used);
+            jvmThreads += used;
+        }
+        byPart.put("platform JVM: other and ended threads", Math.max(0, platform - javaThreads - jvmThreads));
         long loadGenerator = after.loadGenerator().minus(before.loadGenerator()).toNanos();
 
         Map<String, Object> cpu = new LinkedHashMap<>();

@@ -65,6 +65,22 @@ final class KafkaMetrics {
         return counts;
     }
 
+    /**
+     * What the broker has taken in so far, by topic: records ({@code records <topic>}) and bytes ({@code bytes <topic>}),
+     * as appended by each topic's leader, changelogs and the broker's own topics included.
+     */
+    static Map<String, Long> brokerTopicsIn(MBeanServerConnection server) throws Exception {
+        Map<String, Long> counts = new TreeMap<>();
+        for (String[] metric : new String[][] {{"MessagesInPerSec", "records "}, {"BytesInPerSec", "bytes "}}) {
+            for (ObjectName name : server.queryNames(new ObjectName("kafka.server:type=BrokerTopicMetrics,name=" + metric[0] + ",topic=*"), null)) {
+                if (server.getAttribute(name, "Count") instanceof Number number) {
+                    counts.put(metric[1] + name.getKeyProperty("topic"), number.longValue());
+                }
+            }
+        }
+        return counts;
+    }
+
     private static final List<String> TIMED_REQUESTS = List.of("Produce", "FetchConsumer", "TxnOffsetCommit", "EndTxn", "AddPartitionsToTxn",
             "OffsetCommit", "WriteTxnMarkers");
     private static final List<String> REQUEST_PHASES = List.of("TotalTimeMs", "RequestQueueTimeMs", "LocalTimeMs", "RemoteTimeMs",
@@ -95,7 +111,7 @@ final class KafkaMetrics {
         return times;
     }
 
-    /** Requests per instance of each kind the broker served between two counts; kinds under 0.05 per instance left out. */
+    /** Per instance, what each of the broker's counts grew by between two readings; those under 0.05 per instance left out. */
     static Map<String, Double> perInstance(Map<String, Long> before, Map<String, Long> after, long instances) {
         Map<String, Double> per = new LinkedHashMap<>();
         after.entrySet().stream()

@@ -1,6 +1,7 @@
 package dev.sopline.benchmark;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -142,6 +143,52 @@ final class PlatformProcess implements AutoCloseable {
     /** CPU time the platform's JVM has used so far, all threads, user and system. */
     Duration cpuTime() {
         return process.info().totalCpuDuration().orElse(Duration.ZERO);
+    }
+
+    /**
+     * CPU time so far of the JVM's own threads, which JMX does not list: the JIT compilers ({@code C1/C2 CompilerThread})
+     * and the garbage collector ({@code GC Thread#}, G1's concurrent threads, and the VM thread, which runs the
+     * collector's pauses), by group. Read from {@code /proc/<pid>/task}, in the kernel's clock ticks (1/100 s); empty
+     * where there is no {@code /proc}.
+     */
+    Map<String, Duration> jvmThreadsCpu() {
+        Map<String, Duration> byGroup = new java.util.TreeMap<>();
+        Path tasks = Path.of("/proc", String.valueOf(process.pid()), "task");
+        try (var threads = Files.list(tasks)) {
+            threads.forEach(thread -> {
+                try {
+                    String group = jvmThreadGroup(Files.readString(thread.resolve("comm")).strip());
+                    if (group != null) {
+                        byGroup.merge(group, Duration.ofMillis(10 * ticksOf(Files.readString(thread.resolve("stat")))), Duration::plus);
+                    }
+                } catch (IOException ended) {
+                    // the thread ended meanwhile
+                }
+            });
+        } catch (IOException | UncheckedIOException noProc) {
+            return Map.of();
+        }
+        return byGroup;
+    }
+
+    static final String JIT = "platform JVM: JIT compiler threads";
+    static final String GC = "platform JVM: GC threads";
+
+    static String jvmThreadGroup(String threadName) {
+        if (threadName.startsWith("C1 CompilerThre") || threadName.startsWith("C2 CompilerThre")) {
+            return JIT;
+        }
+        if (threadName.startsWith("GC Thread#") || threadName.startsWith("G1 ") || threadName.equals("VM Thread")) {
+            return GC;
+        }
+        return null;
+    }
+
+    /** User plus system ticks from a {@code stat} line; the thread's name, in brackets, may hold spaces. */
+    static long ticksOf(String stat) {
+        String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+        // After the name: state is field 3 of the line, utime 14 and stime 15.
+        return Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
     }
 
     private static int freePort() throws IOException {
