@@ -10,6 +10,7 @@ import dev.sopline.engine.api.query.QueryParameters;
 import dev.sopline.engine.api.query.ReplicaClient;
 import dev.sopline.engine.api.query.WorkspaceCounts;
 import dev.sopline.engine.api.view.ProcessVersions;
+import dev.sopline.engine.api.topic.EngineTopics;
 import dev.sopline.engine.topology.EngineTopology;
 import dev.sopline.schemas.instance.CallbackOwner;
 import dev.sopline.schemas.instance.InstanceView;
@@ -43,12 +44,18 @@ public final class RoutingEngineReader implements EngineReader {
     private final KafkaStreams streams;
     private final HostInfo self;
     private final EngineQueries local;
+    private final int commandPartitions;
     private final ReplicaClient replicas = new ReplicaClient();
 
-    public RoutingEngineReader(KafkaStreams streams, HostInfo self, EngineQueries local) {
+    /**
+     * @param self this replica's advertised query endpoint, or null when it is the only one
+     * @param commandPartitions partitions of the command topic, whose partitioning the stores follow
+     */
+    public RoutingEngineReader(KafkaStreams streams, HostInfo self, EngineQueries local, int commandPartitions) {
         this.streams = streams;
         this.self = self;
         this.local = local;
+        this.commandPartitions = commandPartitions;
     }
 
     @Override
@@ -63,7 +70,7 @@ public final class RoutingEngineReader implements EngineReader {
     @Override
     public Optional<Answer<InstanceView>> instanceAnswer(String workspace, String instanceId) {
         if (self == null) {
-            return local.instance(workspace, instanceId).map(Answer::fresh);
+            return local.instance(workspace, instanceId, partitionOf(instanceId), false).map(Answer::fresh);
         }
         KeyQueryMetadata owner = ownerOf(EngineTopology.INSTANCES_STORE, instanceId);
         if (owner == null || owner.equals(KeyQueryMetadata.NOT_AVAILABLE)) {
@@ -142,7 +149,7 @@ public final class RoutingEngineReader implements EngineReader {
     @Override
     public Page<dev.sopline.schemas.instance.HistoryEntry> history(String workspace, String instanceId, String cursor, int limit) {
         if (self == null) {
-            return local.history(workspace, instanceId, cursor, limit);
+            return local.history(workspace, instanceId, partitionOf(instanceId), cursor, limit);
         }
         KeyQueryMetadata owner = ownerOf(EngineTopology.HISTORY_STORE, instanceId);
         if (owner == null || owner.equals(KeyQueryMetadata.NOT_AVAILABLE)) {
@@ -253,6 +260,15 @@ public final class RoutingEngineReader implements EngineReader {
     private <T> T ask(HostInfo host, String path, Map<String, Object> parameters, TypeReference<T> type) {
         return replicas.get(url(host), path, parameters, type).orElseThrow(() ->
                 new StateUnavailableException("Expected replica " + url(host) + " to answer " + path + ", but it found nothing"));
+    }
+
+    /**
+     * The partition that holds an instance, for a replica that is the only one: it reads that partition's store alone
+     * instead of every partition's, and a partition it does not serve yet makes the read unavailable rather than
+     * "absent". Computed, as Kafka Streams names no partition without an advertised endpoint.
+     */
+    private int partitionOf(String instanceId) {
+        return EngineTopics.partitionOf(instanceId, commandPartitions);
     }
 
     /** Who holds a key's partition; Kafka Streams' "not running yet" is said in the engine's own terms. */

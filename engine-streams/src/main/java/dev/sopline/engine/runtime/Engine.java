@@ -96,7 +96,7 @@ public final class Engine implements EmbeddedEngine {
         SoleDecider soleDecider = new SoleDecider(streams, queries, commandPartitions);
         streams.setStateListener(soleDecider);
         metrics.bind(streams, queries, settings.bootstrapServers());
-        EngineReader reader = new RoutingEngineReader(streams, settings.advertisedHost().orElse(null), queries);
+        EngineReader reader = new RoutingEngineReader(streams, settings.advertisedHost().orElse(null), queries, commandPartitions);
         QueryServer server = null;
         if (settings.advertisedHost().isPresent()) {
             try {

@@ -158,10 +158,8 @@ public class CommandBus implements StopsConcurrently, DecisionListener {
         }
     }
 
-    /** Kafka's default partitioner for a keyed record. */
     private static int partitionOf(String key, int partitions) {
-        return org.apache.kafka.common.utils.Utils.toPositive(
-                org.apache.kafka.common.utils.Utils.murmur2(key.getBytes(java.nio.charset.StandardCharsets.UTF_8))) % partitions;
+        return dev.sopline.engine.api.topic.EngineTopics.partitionOf(key, partitions);
     }
 
     static Map<String, Object> producerSettings(String bootstrapServers) {

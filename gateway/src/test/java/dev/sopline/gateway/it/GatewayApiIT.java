@@ -433,7 +433,8 @@ class GatewayApiIT extends GatewayTestBase {
         assertThat(document.path("paths").path("/sop/triggers/{process}").path("post").path("responses").has("500")).isTrue();
         SopApi.Response prometheus = api.withToken(null).get("/actuator/prometheus");
         assertThat(prometheus.status()).isEqualTo(200);
-        assertThat(prometheus.body()).contains("http_server_requests");
+        assertThat(prometheus.body()).contains("http_server_requests_seconds_count");
+        assertThat(prometheus.body()).as("no long task timer per request").doesNotContain("http_server_requests_active");
         assertThat(prometheus.body()).contains("sop_gateway_command_round_trip");
     }
 

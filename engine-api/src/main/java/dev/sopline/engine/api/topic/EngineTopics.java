@@ -2,6 +2,7 @@ package dev.sopline.engine.api.topic;
 
 import dev.sopline.schemas.definition.StepType;
 import dev.sopline.schemas.topic.Topics;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -13,6 +14,7 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.errors.TopicExistsException;
+import org.apache.kafka.common.utils.Utils;
 
 /**
  * The engine's own topics, and their creation at start when missing. Every partitioned topic gets the same partition
@@ -63,6 +65,15 @@ public final class EngineTopics {
         topics.add(new NewTopic(TOKENS, 1, replication).configs(compacted));
         topics.add(new NewTopic(WEBHOOKS, 1, replication).configs(compacted));
         return topics;
+    }
+
+    /**
+     * The partition Kafka's producer puts a record with this key on, in a topic of {@code partitions} partitions (its
+     * default partitioner: murmur2 of the key's UTF-8 bytes). Commands are keyed by instance id, so this is also the
+     * partition of an instance's state in the engine's stores.
+     */
+    public static int partitionOf(String key, int partitions) {
+        return Utils.toPositive(Utils.murmur2(key.getBytes(StandardCharsets.UTF_8))) % partitions;
     }
 
     /** How many partitions {@code topic} has. */
