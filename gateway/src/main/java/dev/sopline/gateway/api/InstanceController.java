@@ -171,12 +171,11 @@ public class InstanceController {
         String workspace = scope.workspace(request);
         String base = scope.baseUrl();
         Supplier<Answer<InstanceView>> read = () -> find(workspace, name, id);
-        Answer<InstanceView> first = read.get();
         DeferredResult<ResponseEntity<Map<String, Object>>> result =
                 new DeferredResult<>(waitFor.plus(InstanceWaits.GRACE).plusSeconds(5).toMillis());
-        if (waitFor.isZero() || isSettled(first)
-                || !waits.await(workspace, id, waitFor, read, InstanceController::isSettled, found -> instanceResponse(found, base), result)) {
-            result.setResult(instanceResponse(first, base));
+        // The wait makes the first read itself, once registered; a read without a wait, or past the bounds, is made here.
+        if (waitFor.isZero() || !waits.await(workspace, id, waitFor, read, InstanceController::isSettled, found -> instanceResponse(found, base), result)) {
+            result.setResult(instanceResponse(read.get(), base));
         }
         return result;
     }

@@ -115,8 +115,9 @@ public class InstanceWaits implements StopsConcurrently, DecisionListener {
 
     /**
      * Answers {@code result} with {@code respond} of what {@code read} gives once {@code settled} accepts it, or of the
-     * last read when {@code wait} has passed; a read that throws answers with its error. Returns false, and holds
-     * nothing, when the bounds are full: the caller answers at once.
+     * last read when {@code wait} has passed; a read that throws answers with its error. The first read is made here,
+     * on the caller's thread, once the waiter is registered: the caller need not read before, and a change made
+     * meanwhile is not missed. Returns false, and holds nothing, when the bounds are full: the caller answers at once.
      */
     public <A, T> boolean await(String workspace, String instanceId, Duration wait, Supplier<A> read, Predicate<A> settled,
                                 Function<A, T> respond, DeferredResult<T> result) {
@@ -132,8 +133,8 @@ public class InstanceWaits implements StopsConcurrently, DecisionListener {
         });
         result.onCompletion(() -> forget(waiter));
         result.onTimeout(() -> result.setErrorResult(new StateUnavailableException("The instance could not be read in time")));
-        // Registered first, then read: a change between the caller's read and now is not missed.
-        waiter.wake();
+        // Registered first, then read: a change from now on wakes the waiter, and one made before shows in this read.
+        waiter.readAgain();
         return true;
     }
 

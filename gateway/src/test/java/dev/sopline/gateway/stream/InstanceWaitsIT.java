@@ -114,6 +114,34 @@ class InstanceWaitsIT {
     }
 
     /**
+     * The first read is made by the caller's thread, once the waiter is registered, so the caller reads nothing before
+     * it waits: a settled instance, or one that cannot be read, is answered before {@code await} returns.
+     */
+    @Test
+    void shouldMakeTheFirstReadOnTheCallersThreadOnceRegistered() throws Exception {
+        start(10, 10);
+        List<String> readingThreads = new java.util.concurrent.CopyOnWriteArrayList<>();
+        DeferredResult<String> running = new DeferredResult<>();
+        DeferredResult<String> settled = new DeferredResult<>();
+        DeferredResult<String> unreadable = new DeferredResult<>();
+
+        assertThat(hold("default", "instance-a", Duration.ofSeconds(60), () -> {
+            readingThreads.add(Thread.currentThread().getName());
+            return "running";
+        }, running)).isTrue();
+        assertThat(hold("default", "instance-b", Duration.ofSeconds(60), () -> "completed", settled)).isTrue();
+        assertThat(hold("default", "instance-c", Duration.ofSeconds(60), () -> {
+            throw new IllegalStateException("not found");
+        }, unreadable)).isTrue();
+
+        assertThat(readingThreads).containsExactly(Thread.currentThread().getName());
+        assertThat(running.hasResult()).isFalse();
+        assertThat(settled.getResult()).isEqualTo("completed");
+        assertThat(unreadable.getResult()).isInstanceOf(IllegalStateException.class);
+        assertThat(waits.waiting()).as("only the running instance is waited for").isOne();
+    }
+
+    /**
      * While the engine in the JVM decides every command the topic is not read; when a rebalance gives another replica
      * some of the partitions, a change that replica wrote in the meantime still wakes the waiter.
      */
