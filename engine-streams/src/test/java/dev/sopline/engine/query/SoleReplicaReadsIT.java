@@ -15,16 +15,19 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StoreQueryParameters;
+import org.apache.kafka.streams.StreamsConfig;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -48,8 +51,11 @@ class SoleReplicaReadsIT {
             admin.createTopics(List.of(new NewTopic(keysTopic, partitions, settings.replication()))).all().get(30, TimeUnit.SECONDS);
         }
         List<Integer> asked = new ArrayList<>();
+        Properties properties = settings.streamsProperties();
+        // Only the stores are read here: the commands other tests left on the shared broker are not decided again.
+        properties.put(StreamsConfig.consumerPrefix(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG), "latest");
         KafkaStreams streams = new KafkaStreams(EngineTopology.build(new EngineConfig(Duration.ofMillis(100), new CallbackIds(new byte[32]))),
-                settings.streamsProperties()) {
+                properties) {
             @Override
             public <T> T store(StoreQueryParameters<T> parameters) {
                 asked.add(parameters.partition());
