@@ -149,17 +149,13 @@ public class CommandBus implements StopsConcurrently, DecisionListener {
      */
     public String instanceIdOnPartitionOf(String partitionKey) {
         int partitions = producer.partitionsFor(commandsTopic).size();
-        int target = partitionOf(partitionKey, partitions);
+        int target = EngineTopics.partitionOf(partitionKey, partitions);
         while (true) {
             String candidate = com.github.f4b6a3.ulid.UlidCreator.getMonotonicUlid().toString();
-            if (partitionOf(candidate, partitions) == target) {
+            if (EngineTopics.partitionOf(candidate, partitions) == target) {
                 return candidate;
             }
         }
-    }
-
-    private static int partitionOf(String key, int partitions) {
-        return dev.sopline.engine.api.topic.EngineTopics.partitionOf(key, partitions);
     }
 
     static Map<String, Object> producerSettings(String bootstrapServers) {
