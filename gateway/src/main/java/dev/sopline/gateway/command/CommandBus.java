@@ -9,6 +9,7 @@ import dev.sopline.gateway.engine.LocalDecisions;
 import dev.sopline.gateway.store.TopicTail;
 import dev.sopline.schemas.command.Command;
 import dev.sopline.schemas.command.CommandReply;
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
@@ -16,6 +17,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.BooleanSupplier;
@@ -61,33 +63,64 @@ public class CommandBus implements StopsConcurrently, DecisionListener {
     private final String repliesTopic;
     private final BooleanSupplier everyReplyToldHere;
     private final Map<Class<?>, Map<String, Timer>> roundTrips = new ConcurrentHashMap<>();
+    private final int inFlightLimit;
+    private final Semaphore inFlight;
+    private final Counter turnedAway;
     private KafkaProducer<String, byte[]> producer;
 
     @org.springframework.beans.factory.annotation.Autowired
-    public CommandBus(SopProperties properties, MeterRegistry meters, LocalDecisions localDecisions) {
-        this(properties, meters, EngineTopics.COMMANDS, EngineTopics.REPLIES, localDecisions);
+    public CommandBus(SopProperties properties, MeterRegistry meters, LocalDecisions localDecisions,
+                      @org.springframework.beans.factory.annotation.Value("${sop.commands-in-flight:128}") int inFlightLimit) {
+        this(properties, meters, EngineTopics.COMMANDS, EngineTopics.REPLIES, localDecisions, inFlightLimit);
     }
 
     /**
      * @param commandsTopic where commands go
      * @param repliesTopic where the engine's replies come from
      * @param everyReplyToldHere whether every reply is told to {@link #replied} now, by an engine in this JVM
+     * @param inFlightLimit how many commands may wait for their replies at once; {@link #send} turns away more
      */
-    CommandBus(SopProperties properties, MeterRegistry meters, String commandsTopic, String repliesTopic, BooleanSupplier everyReplyToldHere) {
+    CommandBus(SopProperties properties, MeterRegistry meters, String commandsTopic, String repliesTopic, BooleanSupplier everyReplyToldHere,
+               int inFlightLimit) {
         this.properties = properties;
         this.meters = meters;
         this.commandsTopic = commandsTopic;
         this.repliesTopic = repliesTopic;
         this.everyReplyToldHere = everyReplyToldHere;
+        this.inFlightLimit = inFlightLimit;
+        this.inFlight = new Semaphore(inFlightLimit);
+        this.turnedAway = Counter.builder("sop.gateway.commands.turned_away")
+                .description("Commands answered 503 unpublished because as many as the limit were waiting for the engine already")
+                .register(meters);
     }
 
     /**
      * Publishes the command and waits for its reply.
      *
+     * <p>A request thread waits here for the reply. When the engine decides fewer commands a second than arrive, the
+     * waits grow until every request thread waits and new requests queue in front of the server, where no timeout
+     * applies: each client then gives up before its turn, and the platform decides commands nobody waits for any more.
+     * So no more than {@code inFlightLimit} commands wait at once, and a command beyond them is turned away unpublished,
+     * at once ({@link CommandsInFlightFullException}, 503): the ones let in wait about the limit over the engine's
+     * rate, and one turned away is never decided.
+     *
+     * @throws CommandsInFlightFullException when as many commands as the limit wait already; the command is not published
      * @throws EngineUnavailableException when the command cannot be published or no reply comes within the timeout;
      *     the command may still be applied, once, later
      */
     public CommandReply send(Command command) {
+        if (!inFlight.tryAcquire()) {
+            turnedAway.increment();
+            throw new CommandsInFlightFullException(inFlightLimit);
+        }
+        try {
+            return publishAndWait(command);
+        } finally {
+            inFlight.release();
+        }
+    }
+
+    private CommandReply publishAndWait(Command command) {
         long started = System.nanoTime();
         CompletableFuture<Supplier<CommandReply>> reply = new CompletableFuture<>();
         waiting.put(command.commandId(), reply);

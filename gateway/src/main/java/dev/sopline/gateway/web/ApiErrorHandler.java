@@ -1,6 +1,7 @@
 package dev.sopline.gateway.web;
 
 import dev.sopline.engine.api.query.StateUnavailableException;
+import dev.sopline.gateway.command.CommandsInFlightFullException;
 import dev.sopline.gateway.command.EngineUnavailableException;
 import dev.sopline.schemas.command.ErrorCodes;
 import org.slf4j.Logger;
@@ -43,6 +44,15 @@ public class ApiErrorHandler {
     @ExceptionHandler(ApiException.class)
     ResponseEntity<ErrorBody> refused(ApiException e) {
         return error(e.status()).body(e.body());
+    }
+
+    /** Not logged one by one: under overload there is one a request, and {@code sop.gateway.commands.turned_away} counts them. */
+    @ExceptionHandler(CommandsInFlightFullException.class)
+    ResponseEntity<ErrorBody> turnedAway(CommandsInFlightFullException e) {
+        return error(HttpStatus.SERVICE_UNAVAILABLE.value())
+                .header(HttpHeaders.RETRY_AFTER, RETRY_AFTER_SECONDS)
+                .body(ErrorBody.of(ErrorCodes.UNAVAILABLE, "The gateway waits on the engine for as many commands as it lets wait at once;"
+                        + " this one was not taken: retry after the delay in Retry-After"));
     }
 
     @ExceptionHandler({EngineUnavailableException.class, StateUnavailableException.class})

@@ -1,11 +1,13 @@
 package dev.sopline.gateway.command;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import com.github.f4b6a3.ulid.UlidCreator;
 import dev.sopline.engine.api.serde.RecordSerde;
 import dev.sopline.gateway.config.SopProperties;
+import dev.sopline.schemas.command.Command;
 import dev.sopline.schemas.command.CommandReply;
 import dev.sopline.schemas.command.SubmitStep;
 import dev.sopline.testing.SharedKafka;
@@ -13,6 +15,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -20,10 +23,15 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -35,9 +43,12 @@ import org.junit.jupiter.api.Test;
  */
 class CommandBusIT {
 
+    private static final int IN_FLIGHT_LIMIT = 2;
+
     private final String commands = "commands-" + UlidCreator.getMonotonicUlid();
     private final String replies = "replies-" + UlidCreator.getMonotonicUlid();
     private final AtomicBoolean everyReplyToldHere = new AtomicBoolean();
+    private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
     private CommandBus bus;
 
     @BeforeEach
@@ -47,7 +58,7 @@ class CommandBusIT {
         }
         SopProperties properties = new SopProperties(new SopProperties.Kafka(SharedKafka.bootstrapServers()), null, Path.of("unused"),
                 null, null, null, Duration.ofSeconds(20), null, null);
-        bus = new CommandBus(properties, new SimpleMeterRegistry(), commands, replies, everyReplyToldHere::get);
+        bus = new CommandBus(properties, meters, commands, replies, everyReplyToldHere::get, IN_FLIGHT_LIMIT);
         bus.start();
         await().atMost(Duration.ofSeconds(20)).until(bus::isHealthy);
     }
@@ -131,6 +142,50 @@ class CommandBusIT {
         everyReplyToldHere.set(false);
         assertThat(answer.get(10, TimeUnit.SECONDS)).isEqualTo(reply);
         assertThat(bus.readsRepliesTopic()).isTrue();
+    }
+
+    /**
+     * While as many commands as the limit wait for their replies, another is turned away at once and not published; as
+     * soon as one of them is answered, the next is taken.
+     */
+    @Test
+    void shouldTurnAwayACommandBeyondTheLimitUnpublishedUntilOneWaitingIsAnswered() throws Exception {
+        SubmitStep first = submit();
+        SubmitStep second = submit();
+        CompletableFuture<CommandReply> firstAnswer = CompletableFuture.supplyAsync(() -> bus.send(first));
+        CompletableFuture<CommandReply> secondAnswer = CompletableFuture.supplyAsync(() -> bus.send(second));
+        await().atMost(Duration.ofSeconds(10)).until(() -> bus.waiting() == IN_FLIGHT_LIMIT);
+
+        SubmitStep turnedAway = submit();
+        assertThatThrownBy(() -> bus.send(turnedAway)).isInstanceOf(CommandsInFlightFullException.class);
+        assertThat(meters.counter("sop.gateway.commands.turned_away").count()).isEqualTo(1.0);
+        assertThat(firstAnswer).as("the commands let in still wait").isNotDone();
+
+        CommandReply reply = CommandReply.ok(first.commandId(), 200, null);
+        bus.replied(reply);
+        assertThat(firstAnswer.get(10, TimeUnit.SECONDS)).isEqualTo(reply);
+        SubmitStep next = submit();
+        CompletableFuture<CommandReply> nextAnswer = CompletableFuture.supplyAsync(() -> bus.send(next));
+        await().atMost(Duration.ofSeconds(10)).until(() -> bus.waiting() == IN_FLIGHT_LIMIT);
+        bus.replied(CommandReply.ok(second.commandId(), 200, null));
+        bus.replied(CommandReply.ok(next.commandId(), 200, null));
+        assertThat(secondAnswer.get(10, TimeUnit.SECONDS).status()).isEqualTo(200);
+        assertThat(nextAnswer.get(10, TimeUnit.SECONDS).status()).isEqualTo(200);
+
+        // Published: the two let in first and the one after; never the one turned away.
+        try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                SharedKafka.bootstrapServers(), ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"), new StringDeserializer(),
+                new ByteArrayDeserializer())) {
+            List<TopicPartition> partitions = consumer.partitionsFor(commands).stream()
+                    .map(info -> new TopicPartition(commands, info.partition())).toList();
+            consumer.assign(partitions);
+            RecordSerde<Command> serde = new RecordSerde<>(Command.class);
+            List<String> published = new ArrayList<>();
+            await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+                consumer.poll(Duration.ofMillis(100)).forEach(record -> published.add(serde.deserializer().deserialize(commands, record.value()).commandId()));
+                assertThat(published).containsExactlyInAnyOrder(first.commandId(), second.commandId(), next.commandId());
+            });
+        }
     }
 
     private static SubmitStep submit() {

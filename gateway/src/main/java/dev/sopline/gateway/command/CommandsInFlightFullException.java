@@ -1,0 +1,13 @@
+package dev.sopline.gateway.command;
+
+/**
+ * This gateway already waits on the engine for as many commands as it lets wait at once: the command was not
+ * published, and the client gets 503 at once and may retry. Turning the excess away keeps the commands in flight, and
+ * so the time each waits, bounded while the engine decides fewer commands a second than arrive.
+ */
+public class CommandsInFlightFullException extends EngineUnavailableException {
+
+    public CommandsInFlightFullException(int limit) {
+        super("Expected fewer than " + limit + " commands waiting for the engine's reply; the command was not published", null);
+    }
+}
