@@ -236,6 +236,22 @@ final class EngineClient implements AutoCloseable {
         return List.copyOf(ran);
     }
 
+    /** A process of one form step, {@code sign}, whose one output is the boolean {@code ok}. */
+    static String oneFormStep(String processName) {
+        return """
+                engine: "0.1"
+                process:
+                  name: %s
+                  version: "1.0"
+                  steps:
+                    - id: sign
+                      type: form
+                      outputs:
+                        - name: ok
+                          type: boolean
+                """.formatted(processName);
+    }
+
     static String commandId() {
         return UUID.randomUUID().toString();
     }

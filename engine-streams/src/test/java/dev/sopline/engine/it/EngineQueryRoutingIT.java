@@ -31,18 +31,7 @@ import org.junit.jupiter.api.Test;
 /** With two replicas, each owns part of the instances; a query to either one finds them all. */
 class EngineQueryRoutingIT {
 
-    private static final String PROCESS = """
-            engine: "0.1"
-            process:
-              name: routed-form
-              version: "1.0"
-              steps:
-                - id: sign
-                  type: form
-                  outputs:
-                    - name: ok
-                      type: boolean
-            """;
+    private static final String PROCESS = EngineClient.oneFormStep("routed-form");
 
     private static int portA;
     private static Engine first;

@@ -27,18 +27,7 @@ import org.junit.jupiter.api.Test;
 class HistoryRoutingIT {
 
     private static final String WORKSPACE = "history-routing";
-    private static final String PROCESS = """
-            engine: "0.1"
-            process:
-              name: history-form
-              version: "1.0"
-              steps:
-                - id: sign
-                  type: form
-                  outputs:
-                    - name: ok
-                      type: boolean
-            """;
+    private static final String PROCESS = EngineClient.oneFormStep("history-form");
 
     private static int portA;
     private static Engine first;

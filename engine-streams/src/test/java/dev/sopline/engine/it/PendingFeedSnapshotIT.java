@@ -38,18 +38,7 @@ import org.junit.jupiter.api.Test;
  */
 class PendingFeedSnapshotIT {
 
-    private static final String PROCESS = """
-            engine: "0.1"
-            process:
-              name: pending-snapshot
-              version: "1.0"
-              steps:
-                - id: sign
-                  type: form
-                  outputs:
-                    - name: ok
-                      type: boolean
-            """;
+    private static final String PROCESS = EngineClient.oneFormStep("pending-snapshot");
     private static final String WORKSPACE = "pending-snapshot";
 
     @Test

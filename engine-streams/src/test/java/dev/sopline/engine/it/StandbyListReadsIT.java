@@ -33,18 +33,7 @@ import org.junit.jupiter.api.Test;
  */
 class StandbyListReadsIT {
 
-    private static final String PROCESS = """
-            engine: "0.1"
-            process:
-              name: standby-form
-              version: "1.0"
-              steps:
-                - id: sign
-                  type: form
-                  outputs:
-                    - name: ok
-                      type: boolean
-            """;
+    private static final String PROCESS = EngineClient.oneFormStep("standby-form");
     private static final int INSTANCES = 12;
     private static final List<Integer> EVERY_PARTITION = IntStream.range(0, 6).boxed().toList();
 

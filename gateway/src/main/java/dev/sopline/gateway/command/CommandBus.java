@@ -87,6 +87,9 @@ public class CommandBus implements StopsConcurrently, DecisionListener {
         this.commandsTopic = commandsTopic;
         this.repliesTopic = repliesTopic;
         this.everyReplyToldHere = everyReplyToldHere;
+        if (inFlightLimit < 1) {
+            throw new IllegalArgumentException("Expected SOP_COMMANDS_IN_FLIGHT to be at least 1, but got " + inFlightLimit);
+        }
         this.inFlightLimit = inFlightLimit;
         this.inFlight = new Semaphore(inFlightLimit);
         this.turnedAway = Counter.builder("sop.gateway.commands.turned_away")

@@ -188,6 +188,12 @@ class CommandBusIT {
         }
     }
 
+    @Test
+    void shouldRefuseToStartWithoutRoomForOneCommand() {
+        assertThatThrownBy(() -> new CommandBus(null, meters, commands, replies, () -> false, 0))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("SOP_COMMANDS_IN_FLIGHT");
+    }
+
     private static SubmitStep submit() {
         return new SubmitStep("submit-" + UlidCreator.getMonotonicUlid(), "default", UlidCreator.getMonotonicUlid().toString(), "two-step",
                 "draft", Map.of("text", "t"), null);
