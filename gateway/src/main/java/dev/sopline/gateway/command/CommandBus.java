@@ -65,6 +65,10 @@ public class CommandBus implements StopsConcurrently, DecisionListener {
     private final Map<Class<?>, Map<String, Timer>> roundTrips = new ConcurrentHashMap<>();
     private final int inFlightLimit;
     private final Semaphore inFlight;
+    /** Half the bound for each workspace, so that one workspace sending more than the engine decides leaves the others room. */
+    private final int workspaceLimit;
+    /** One entry per workspace that has written through this gateway: as many as there are workspaces. */
+    private final Map<String, Semaphore> inFlightByWorkspace = new ConcurrentHashMap<>();
     private final Counter turnedAway;
     private KafkaProducer<String, byte[]> producer;
 
@@ -92,6 +96,7 @@ public class CommandBus implements StopsConcurrently, DecisionListener {
         }
         this.inFlightLimit = inFlightLimit;
         this.inFlight = new Semaphore(inFlightLimit);
+        this.workspaceLimit = Math.max(1, inFlightLimit / 2);
         this.turnedAway = Counter.builder("sop.gateway.commands.turned_away")
                 .description("Commands answered 503 unpublished because as many as the limit were waiting for the engine already")
                 .register(meters);
@@ -105,21 +110,32 @@ public class CommandBus implements StopsConcurrently, DecisionListener {
      * applies: each client then gives up before its turn, and the platform decides commands nobody waits for any more.
      * So no more than {@code inFlightLimit} commands wait at once, and a command beyond them is turned away unpublished,
      * at once ({@link CommandsInFlightFullException}, 503): the ones let in wait about the limit over the engine's
-     * rate, and one turned away is never decided.
+     * rate, and one turned away is never decided. One workspace may hold at most half the limit, so a workspace that
+     * floods the gateway is turned away before the others are.
      *
-     * @throws CommandsInFlightFullException when as many commands as the limit wait already; the command is not published
+     * @throws CommandsInFlightFullException when as many commands as the limit wait already, or half of it from the
+     *     command's workspace; the command is not published
      * @throws EngineUnavailableException when the command cannot be published or no reply comes within the timeout;
      *     the command may still be applied, once, later
      */
     public CommandReply send(Command command) {
-        if (!inFlight.tryAcquire()) {
+        Semaphore workspace = inFlightByWorkspace.computeIfAbsent(command.workspace(), ignored -> new Semaphore(workspaceLimit));
+        if (!workspace.tryAcquire()) {
             turnedAway.increment();
-            throw new CommandsInFlightFullException(inFlightLimit);
+            throw new CommandsInFlightFullException(workspaceLimit);
         }
         try {
-            return publishAndWait(command);
+            if (!inFlight.tryAcquire()) {
+                turnedAway.increment();
+                throw new CommandsInFlightFullException(inFlightLimit);
+            }
+            try {
+                return publishAndWait(command);
+            } finally {
+                inFlight.release();
+            }
         } finally {
-            inFlight.release();
+            workspace.release();
         }
     }
 

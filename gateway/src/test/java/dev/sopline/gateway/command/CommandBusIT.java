@@ -43,7 +43,8 @@ import org.junit.jupiter.api.Test;
  */
 class CommandBusIT {
 
-    private static final int IN_FLIGHT_LIMIT = 2;
+    /** Two for each workspace. */
+    private static final int IN_FLIGHT_LIMIT = 4;
 
     private final String commands = "commands-" + UlidCreator.getMonotonicUlid();
     private final String replies = "replies-" + UlidCreator.getMonotonicUlid();
@@ -145,34 +146,46 @@ class CommandBusIT {
     }
 
     /**
-     * While as many commands as the limit wait for their replies, another is turned away at once and not published; as
-     * soon as one of them is answered, the next is taken.
+     * While as many commands as the limit wait for their replies, another is turned away at once and not published,
+     * and so is one more of a workspace that holds half the limit already, while other workspaces are still let in; as
+     * soon as one waiting is answered, the next is taken.
      */
     @Test
-    void shouldTurnAwayACommandBeyondTheLimitUnpublishedUntilOneWaitingIsAnswered() throws Exception {
-        SubmitStep first = submit();
-        SubmitStep second = submit();
-        CompletableFuture<CommandReply> firstAnswer = CompletableFuture.supplyAsync(() -> bus.send(first));
-        CompletableFuture<CommandReply> secondAnswer = CompletableFuture.supplyAsync(() -> bus.send(second));
+    void shouldTurnAwayACommandBeyondTheLimitOrItsWorkspacesHalfUnpublishedUntilOneWaitingIsAnswered() throws Exception {
+        SubmitStep a1 = submit("team-a");
+        SubmitStep a2 = submit("team-a");
+        CompletableFuture<CommandReply> a1Answer = CompletableFuture.supplyAsync(() -> bus.send(a1));
+        CompletableFuture<CommandReply> a2Answer = CompletableFuture.supplyAsync(() -> bus.send(a2));
+        await().atMost(Duration.ofSeconds(10)).until(() -> bus.waiting() == 2);
+
+        SubmitStep a3 = submit("team-a");
+        assertThatThrownBy(() -> bus.send(a3)).as("a third from the workspace holding half the limit")
+                .isInstanceOf(CommandsInFlightFullException.class);
+        SubmitStep b1 = submit("team-b");
+        SubmitStep b2 = submit("team-b");
+        CompletableFuture<CommandReply> b1Answer = CompletableFuture.supplyAsync(() -> bus.send(b1));
+        CompletableFuture<CommandReply> b2Answer = CompletableFuture.supplyAsync(() -> bus.send(b2));
         await().atMost(Duration.ofSeconds(10)).until(() -> bus.waiting() == IN_FLIGHT_LIMIT);
 
-        SubmitStep turnedAway = submit();
-        assertThatThrownBy(() -> bus.send(turnedAway)).isInstanceOf(CommandsInFlightFullException.class);
-        assertThat(meters.counter("sop.gateway.commands.turned_away").count()).isEqualTo(1.0);
-        assertThat(firstAnswer).as("the commands let in still wait").isNotDone();
+        SubmitStep c1 = submit("team-c");
+        assertThatThrownBy(() -> bus.send(c1)).as("one beyond the limit").isInstanceOf(CommandsInFlightFullException.class);
+        assertThat(meters.counter("sop.gateway.commands.turned_away").count()).isEqualTo(2.0);
+        assertThat(a1Answer).as("the commands let in still wait").isNotDone();
 
-        CommandReply reply = CommandReply.ok(first.commandId(), 200, null);
+        CommandReply reply = CommandReply.ok(a1.commandId(), 200, null);
         bus.replied(reply);
-        assertThat(firstAnswer.get(10, TimeUnit.SECONDS)).isEqualTo(reply);
-        SubmitStep next = submit();
-        CompletableFuture<CommandReply> nextAnswer = CompletableFuture.supplyAsync(() -> bus.send(next));
+        assertThat(a1Answer.get(10, TimeUnit.SECONDS)).isEqualTo(reply);
+        SubmitStep c2 = submit("team-c");
+        CompletableFuture<CommandReply> c2Answer = CompletableFuture.supplyAsync(() -> bus.send(c2));
         await().atMost(Duration.ofSeconds(10)).until(() -> bus.waiting() == IN_FLIGHT_LIMIT);
-        bus.replied(CommandReply.ok(second.commandId(), 200, null));
-        bus.replied(CommandReply.ok(next.commandId(), 200, null));
-        assertThat(secondAnswer.get(10, TimeUnit.SECONDS).status()).isEqualTo(200);
-        assertThat(nextAnswer.get(10, TimeUnit.SECONDS).status()).isEqualTo(200);
+        for (SubmitStep waiting : List.of(a2, b1, b2, c2)) {
+            bus.replied(CommandReply.ok(waiting.commandId(), 200, null));
+        }
+        for (CompletableFuture<CommandReply> answer : List.of(a2Answer, b1Answer, b2Answer, c2Answer)) {
+            assertThat(answer.get(10, TimeUnit.SECONDS).status()).isEqualTo(200);
+        }
 
-        // Published: the two let in first and the one after; never the one turned away.
+        // Published: the ones let in; never the ones turned away.
         try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
                 SharedKafka.bootstrapServers(), ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"), new StringDeserializer(),
                 new ByteArrayDeserializer())) {
@@ -183,7 +196,7 @@ class CommandBusIT {
             List<String> published = new ArrayList<>();
             await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
                 consumer.poll(Duration.ofMillis(100)).forEach(record -> published.add(serde.deserializer().deserialize(commands, record.value()).commandId()));
-                assertThat(published).containsExactlyInAnyOrder(first.commandId(), second.commandId(), next.commandId());
+                assertThat(published).containsExactlyInAnyOrder(a1.commandId(), a2.commandId(), b1.commandId(), b2.commandId(), c2.commandId());
             });
         }
     }
@@ -195,7 +208,11 @@ class CommandBusIT {
     }
 
     private static SubmitStep submit() {
-        return new SubmitStep("submit-" + UlidCreator.getMonotonicUlid(), "default", UlidCreator.getMonotonicUlid().toString(), "two-step",
+        return submit("default");
+    }
+
+    private static SubmitStep submit(String workspace) {
+        return new SubmitStep("submit-" + UlidCreator.getMonotonicUlid(), workspace, UlidCreator.getMonotonicUlid().toString(), "two-step",
                 "draft", Map.of("text", "t"), null);
     }
 }
