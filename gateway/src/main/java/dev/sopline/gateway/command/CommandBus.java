@@ -17,7 +17,6 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.BooleanSupplier;
@@ -63,12 +62,7 @@ public class CommandBus implements StopsConcurrently, DecisionListener {
     private final String repliesTopic;
     private final BooleanSupplier everyReplyToldHere;
     private final Map<Class<?>, Map<String, Timer>> roundTrips = new ConcurrentHashMap<>();
-    private final int inFlightLimit;
-    private final Semaphore inFlight;
-    /** Half the bound for each workspace, so that one workspace sending more than the engine decides leaves the others room. */
-    private final int workspaceLimit;
-    /** One entry per workspace that has written through this gateway: as many as there are workspaces. */
-    private final Map<String, Semaphore> inFlightByWorkspace = new ConcurrentHashMap<>();
+    private final WaitingRoom waitingRoom;
     private final Counter turnedAway;
     private KafkaProducer<String, byte[]> producer;
 
@@ -91,12 +85,7 @@ public class CommandBus implements StopsConcurrently, DecisionListener {
         this.commandsTopic = commandsTopic;
         this.repliesTopic = repliesTopic;
         this.everyReplyToldHere = everyReplyToldHere;
-        if (inFlightLimit < 1) {
-            throw new IllegalArgumentException("Expected SOP_COMMANDS_IN_FLIGHT to be at least 1, but got " + inFlightLimit);
-        }
-        this.inFlightLimit = inFlightLimit;
-        this.inFlight = new Semaphore(inFlightLimit);
-        this.workspaceLimit = Math.max(1, inFlightLimit / 2);
+        this.waitingRoom = new WaitingRoom(inFlightLimit);
         this.turnedAway = Counter.builder("sop.gateway.commands.turned_away")
                 .description("Commands answered 503 unpublished because as many as the limit were waiting for the engine already")
                 .register(meters);
@@ -110,32 +99,23 @@ public class CommandBus implements StopsConcurrently, DecisionListener {
      * applies: each client then gives up before its turn, and the platform decides commands nobody waits for any more.
      * So no more than {@code inFlightLimit} commands wait at once, and a command beyond them is turned away unpublished,
      * at once ({@link CommandsInFlightFullException}, 503): the ones let in wait about the limit over the engine's
-     * rate, and one turned away is never decided. One workspace may hold at most half the limit, so a workspace that
-     * floods the gateway is turned away before the others are.
+     * rate, and one turned away is never decided. The room is shared among workspaces ({@link WaitingRoom}): one
+     * alone may use most of it, and a workspace that floods the gateway is turned away before the others are.
      *
-     * @throws CommandsInFlightFullException when as many commands as the limit wait already, or half of it from the
-     *     command's workspace; the command is not published
+     * @throws CommandsInFlightFullException when the command's workspace has no room left among the commands waiting;
+     *     the command is not published
      * @throws EngineUnavailableException when the command cannot be published or no reply comes within the timeout;
      *     the command may still be applied, once, later
      */
     public CommandReply send(Command command) {
-        Semaphore workspace = inFlightByWorkspace.computeIfAbsent(command.workspace(), ignored -> new Semaphore(workspaceLimit));
-        if (!workspace.tryAcquire()) {
+        if (!waitingRoom.tryEnter(command.workspace())) {
             turnedAway.increment();
-            throw new CommandsInFlightFullException(workspaceLimit);
+            throw new CommandsInFlightFullException(waitingRoom.limit());
         }
         try {
-            if (!inFlight.tryAcquire()) {
-                turnedAway.increment();
-                throw new CommandsInFlightFullException(inFlightLimit);
-            }
-            try {
-                return publishAndWait(command);
-            } finally {
-                inFlight.release();
-            }
+            return publishAndWait(command);
         } finally {
-            workspace.release();
+            waitingRoom.leave(command.workspace());
         }
     }
 

@@ -8,6 +8,6 @@ package dev.sopline.gateway.command;
 public class CommandsInFlightFullException extends EngineUnavailableException {
 
     public CommandsInFlightFullException(int limit) {
-        super("Expected fewer than " + limit + " commands waiting for the engine's reply; the command was not published", null);
+        super("Expected room for the command among the " + limit + " that may wait for the engine's reply; it was not published", null);
     }
 }

@@ -1,0 +1,64 @@
+package dev.sopline.gateway.command;
+
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * Which writes may wait for the engine at once, shared among workspaces so that it is both fair and not wasted.
+ *
+ * <ul>
+ *   <li>No more than the limit wait at once.</li>
+ *   <li>A workspace holding less than its share (half the limit) is let in while there is any room.</li>
+ *   <li>A workspace holding its share or more is let in only while more than a quarter of the limit (the others'
+ *       reserve) would stay free: one workspace alone may hold three quarters, and a workspace that begins writing
+ *       while another floods finds the reserve free at once.</li>
+ * </ul>
+ *
+ * <p>A flooding workspace cannot take back a slot it leaves while the reserve is not free, so as the others write the
+ * room moves over to them until the flooding one is down to its share. Written by hand: a semaphore per workspace
+ * (what this replaced) can only give each a fixed share, so one workspace alone could never use the others' idle room,
+ * and bulkhead libraries (Resilience4j) have no per-tenant borrowing either.
+ */
+final class WaitingRoom {
+
+    private final int limit;
+    private final int share;
+    private final int reserve;
+    private final Map<String, Integer> heldByWorkspace = new HashMap<>();
+    private int held;
+
+    /**
+     * @param limit how many writes may wait at once, at least 1
+     */
+    WaitingRoom(int limit) {
+        if (limit < 1) {
+            throw new IllegalArgumentException("Expected SOP_COMMANDS_IN_FLIGHT to be at least 1, but got " + limit);
+        }
+        this.limit = limit;
+        this.share = Math.max(1, limit / 2);
+        this.reserve = (limit + 3) / 4;
+    }
+
+    /** Takes a place for one write of the workspace, or answers false when it must be turned away. */
+    synchronized boolean tryEnter(String workspace) {
+        int workspaceHeld = heldByWorkspace.getOrDefault(workspace, 0);
+        boolean room = workspaceHeld < share ? held < limit : limit - held > reserve;
+        if (!room) {
+            return false;
+        }
+        held++;
+        heldByWorkspace.put(workspace, workspaceHeld + 1);
+        return true;
+    }
+
+    /** Gives back a place taken by {@link #tryEnter}. */
+    synchronized void leave(String workspace) {
+        held--;
+        // Workspaces with nothing waiting are forgotten, so the map holds only the ones writing now.
+        heldByWorkspace.computeIfPresent(workspace, (ignored, count) -> count == 1 ? null : count - 1);
+    }
+
+    int limit() {
+        return limit;
+    }
+}
