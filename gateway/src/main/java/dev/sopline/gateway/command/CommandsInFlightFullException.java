@@ -7,6 +7,10 @@ package dev.sopline.gateway.command;
  */
 public class CommandsInFlightFullException extends EngineUnavailableException {
 
+    /** What the client is told: the command was not taken, so sending it again later is safe. */
+    public static final String CLIENT_MESSAGE = "The gateway waits on the engine for as many commands as it lets wait at once;"
+            + " this one was not taken";
+
     public CommandsInFlightFullException(int limit) {
         super("Expected room for the command among the " + limit + " that may wait for the engine's reply; it was not published", null);
     }

@@ -4,6 +4,7 @@ import dev.sopline.engine.api.query.StateUnavailableException;
 import dev.sopline.gateway.api.RequestScope;
 import dev.sopline.gateway.auth.Role;
 import dev.sopline.gateway.auth.TokenRecord;
+import dev.sopline.gateway.command.CommandsInFlightFullException;
 import dev.sopline.gateway.command.EngineUnavailableException;
 import dev.sopline.gateway.security.RouteRoles;
 import dev.sopline.gateway.web.ApiException;
@@ -63,6 +64,9 @@ class ToolRunner {
             return answer(definition, definition.call().apply(new ToolCall(httpRequest, request.arguments())));
         } catch (ApiException refused) {
             return ToolErrors.result(refused.code(), refused.getMessage(), refused.details());
+        } catch (CommandsInFlightFullException turnedAway) {
+            // Not logged one by one, as in the API: under overload there is one a call, and a counter counts them.
+            return ToolErrors.result(ErrorCodes.UNAVAILABLE, CommandsInFlightFullException.CLIENT_MESSAGE, null);
         } catch (EngineUnavailableException | StateUnavailableException unavailable) {
             LOG.warn("Tool {} answered unavailable: {}", definition.name(), unavailable.getMessage());
             return ToolErrors.result(ErrorCodes.UNAVAILABLE, "The engine is not ready to answer", null);

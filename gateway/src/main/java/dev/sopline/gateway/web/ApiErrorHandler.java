@@ -51,8 +51,8 @@ public class ApiErrorHandler {
     ResponseEntity<ErrorBody> turnedAway(CommandsInFlightFullException e) {
         return error(HttpStatus.SERVICE_UNAVAILABLE.value())
                 .header(HttpHeaders.RETRY_AFTER, RETRY_AFTER_SECONDS)
-                .body(ErrorBody.of(ErrorCodes.UNAVAILABLE, "The gateway waits on the engine for as many commands as it lets wait at once;"
-                        + " this one was not taken: retry after the delay in Retry-After"));
+                .body(ErrorBody.of(ErrorCodes.UNAVAILABLE, CommandsInFlightFullException.CLIENT_MESSAGE
+                        + ": retry after the delay in Retry-After"));
     }
 
     @ExceptionHandler({EngineUnavailableException.class, StateUnavailableException.class})
