@@ -180,7 +180,8 @@ public class InstanceController {
         return result;
     }
 
-    private static Duration waitParameter(String wait) {
+    /** The {@code wait} of a read: whole seconds from 0 to 30, or 400 {@code invalid_parameter}. */
+    public static Duration waitParameter(String wait) {
         try {
             long seconds = Long.parseLong(wait.trim());
             if (seconds >= 0 && seconds <= InstanceWaits.MAX_WAIT.toSeconds()) {

@@ -5,6 +5,7 @@ import dev.sopline.engine.api.topic.EngineTopics;
 import dev.sopline.engine.api.serde.RecordSerde;
 import dev.sopline.schemas.kafka.KafkaClientSecurity;
 import dev.sopline.gateway.config.SopProperties;
+import dev.sopline.gateway.web.WaitingRoom;
 import dev.sopline.gateway.engine.LocalDecisions;
 import dev.sopline.gateway.store.TopicTail;
 import dev.sopline.schemas.command.Command;
@@ -85,6 +86,9 @@ public class CommandBus implements StopsConcurrently, DecisionListener {
         this.commandsTopic = commandsTopic;
         this.repliesTopic = repliesTopic;
         this.everyReplyToldHere = everyReplyToldHere;
+        if (inFlightLimit < 1) {
+            throw new IllegalArgumentException("Expected SOP_COMMANDS_IN_FLIGHT to be at least 1, but got " + inFlightLimit);
+        }
         this.waitingRoom = new WaitingRoom(inFlightLimit);
         this.turnedAway = Counter.builder("sop.gateway.commands.turned_away")
                 .description("Commands answered 503 unpublished because as many as the limit were waiting for the engine already")

@@ -1,6 +1,9 @@
 package dev.sopline.gateway.mcp;
 
 import dev.sopline.gateway.api.InstanceController;
+import dev.sopline.gateway.api.RequestScope;
+import jakarta.servlet.http.HttpServletRequest;
+import java.time.Duration;
 import java.util.List;
 import dev.sopline.gateway.mcp.ToolSchemas.Effect;
 import org.springframework.http.HttpMethod;
@@ -15,9 +18,13 @@ class InstanceTools implements ToolSet {
             "instance_id": {"type": "string", "description": "The instance id, as start_instance or list_instances gave it"}""";
 
     private final InstanceController instances;
+    private final HeldReads heldReads;
+    private final RequestScope scope;
 
-    InstanceTools(InstanceController instances) {
+    InstanceTools(InstanceController instances, HeldReads heldReads, RequestScope scope) {
         this.instances = instances;
+        this.heldReads = heldReads;
+        this.scope = scope;
     }
 
     @Override
@@ -37,14 +44,26 @@ class InstanceTools implements ToolSet {
                         }, null),
                 new ToolDefinition(ToolSchemas.tool("get_instance", "Read an instance",
                         "Read an instance: its state (running, waiting, completed, failed, cancelled), inputs, outputs, error, and "
-                                + "every step in order with its state. Use it to follow an instance and read its result.",
+                                + "every step in order with its state. Use it to follow an instance and read its result. With wait, "
+                                + "the answer comes once the instance is no longer pending or running (it waits on a person or a "
+                                + "third party, or it has ended), or when that many seconds have passed; look at its state.",
                         """
                         {"type": "object", "required": ["process", "instance_id"], "additionalProperties": false, "properties": {
-                        %s}}""".formatted(INSTANCE_ARGUMENTS), Effect.READS),
+                        %s,
+                          "wait": {"type": "integer", "minimum": 0, "maximum": 30, "description": "Seconds to wait for the instance to settle; without it, the answer is at once"}}}"""
+                                .formatted(INSTANCE_ARGUMENTS), Effect.READS),
                         HttpMethod.GET, "/sop/{name}/{id}", call -> {
                             String name = call.text("process");
                             String id = call.text("instance_id");
-                            return instances.get(name, id, call.asOperation("GET", "/sop/" + name + "/" + id));
+                            HttpServletRequest operation = call.asOperation("GET", "/sop/" + name + "/" + id);
+                            Integer wait = call.optionalInteger("wait");
+                            if (wait == null) {
+                                return instances.get(name, id, operation);
+                            }
+                            Duration waitFor = InstanceController.waitParameter(String.valueOf(wait));
+                            return heldReads.read(scope.workspace(operation), waitFor,
+                                    () -> instances.getWhenSettled(name, id, String.valueOf(wait), operation),
+                                    () -> instances.get(name, id, operation));
                         }, null),
                 new ToolDefinition(ToolSchemas.tool("list_instances", "List instances",
                         "List the workspace's instances (id, process, version, state, times), optionally of one process or in one "

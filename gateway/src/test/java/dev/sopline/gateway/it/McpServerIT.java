@@ -32,6 +32,21 @@ class McpServerIT extends GatewayTestBase {
     private static final String PROCESS = "mcp-review";
     private static final String FILE = GatewayApiIT.REVIEW.replace("name: review", "name: " + PROCESS);
 
+    /** One automated step that no worker takes: the instance stays running until it is cancelled. */
+    private static final String UNTAKEN = """
+            engine: "0.1"
+            process:
+              name: mcp-untaken
+              version: "1.0"
+              steps:
+                - id: compute
+                  type: automated
+                  run: mcp-it.nobody
+            """;
+
+    @org.springframework.beans.factory.annotation.Autowired
+    io.micrometer.core.instrument.MeterRegistry meters;
+
     private McpSyncClient client;
 
     @AfterEach
@@ -101,6 +116,46 @@ class McpServerIT extends GatewayTestBase {
         assertThat(text(missing)).contains("invalid_arguments", "instance_id");
         CallToolResult unknown = call("get_process", Map.of("process", "no-such-process"));
         assertThat(text(unknown)).contains("not_found", "list_processes");
+    }
+
+    /**
+     * A held read takes a request thread: one workspace alone holds at most three quarters of the gateway's 16, one more
+     * is answered at once, and every held one answers as soon as the instance settles.
+     */
+    @Test
+    void shouldHoldGetInstanceWithWaitUntilTheInstanceSettlesAndAnswerAtOnceBeyondTheWorkspacesRoom() throws Exception {
+        client = connect("X-SOP-Token", TOKEN);
+        assertThat(call("register_process", Map.of("yaml", UNTAKEN)).isError()).isNotEqualTo(Boolean.TRUE);
+        String id = json(call("start_instance", Map.of("process", "mcp-untaken", "inputs", Map.of()))).path("id").asString();
+        Map<String, Object> waitForIt = Map.of("process", "mcp-untaken", "instance_id", id, "wait", 25);
+        int room = 12;
+        List<McpSyncClient> agents = new java.util.ArrayList<>();
+        java.util.concurrent.ExecutorService callers = java.util.concurrent.Executors.newFixedThreadPool(room);
+        try {
+            List<java.util.concurrent.Future<CallToolResult>> held = new java.util.ArrayList<>();
+            for (int i = 0; i < room; i++) {
+                McpSyncClient agent = connect("X-SOP-Token", TOKEN);
+                agents.add(agent);
+                held.add(callers.submit(() -> agent.callTool(new CallToolRequest("get_instance", waitForIt))));
+            }
+            await().atMost(Duration.ofSeconds(10)).until(() -> meters.get("sop.gateway.mcp.held_reads").gauge().value() == room);
+
+            CallToolResult atOnce = call("get_instance", waitForIt);
+            assertThat(json(atOnce).path("state").asString()).as("beyond the room, answered at once").isEqualTo("running");
+            assertThat(held).noneMatch(java.util.concurrent.Future::isDone);
+
+            assertThat(json(call("cancel_instance", Map.of("process", "mcp-untaken", "instance_id", id))).path("state").asString())
+                    .isEqualTo("cancelled");
+            for (java.util.concurrent.Future<CallToolResult> answer : held) {
+                assertThat(json(answer.get(10, java.util.concurrent.TimeUnit.SECONDS)).path("state").asString()).isEqualTo("cancelled");
+            }
+            assertThat(meters.get("sop.gateway.mcp.held_reads").gauge().value()).isZero();
+            CallToolResult outOfRange = call("get_instance", Map.of("process", "mcp-untaken", "instance_id", id, "wait", 31));
+            assertThat(text(outOfRange)).contains("invalid_parameter");
+        } finally {
+            callers.shutdownNow();
+            agents.forEach(McpSyncClient::close);
+        }
     }
 
     @Test

@@ -1,10 +1,11 @@
-package dev.sopline.gateway.command;
+package dev.sopline.gateway.web;
 
 import java.util.HashMap;
 import java.util.Map;
 
 /**
- * Which writes may wait for the engine at once, shared among workspaces so that it is both fair and not wasted.
+ * Which requests may wait at once (writes waiting for the engine, an agent's reads waiting for an instance to settle),
+ * shared among workspaces so that it is both fair and not wasted.
  *
  * <ul>
  *   <li>No more than the limit wait at once.</li>
@@ -19,7 +20,7 @@ import java.util.Map;
  * (what this replaced) can only give each a fixed share, so one workspace alone could never use the others' idle room,
  * and bulkhead libraries (Resilience4j) have no per-tenant borrowing either.
  */
-final class WaitingRoom {
+public final class WaitingRoom {
 
     private final int limit;
     private final int share;
@@ -28,19 +29,19 @@ final class WaitingRoom {
     private int held;
 
     /**
-     * @param limit how many writes may wait at once, at least 1
+     * @param limit how many requests may wait at once, at least 1
      */
-    WaitingRoom(int limit) {
+    public WaitingRoom(int limit) {
         if (limit < 1) {
-            throw new IllegalArgumentException("Expected SOP_COMMANDS_IN_FLIGHT to be at least 1, but got " + limit);
+            throw new IllegalArgumentException("Expected a limit of at least 1, but got " + limit);
         }
         this.limit = limit;
         this.share = Math.max(1, limit / 2);
         this.reserve = (limit + 3) / 4;
     }
 
-    /** Takes a place for one write of the workspace, or answers false when it must be turned away. */
-    synchronized boolean tryEnter(String workspace) {
+    /** Takes a place for one request of the workspace, or answers false when it must be turned away. */
+    public synchronized boolean tryEnter(String workspace) {
         int workspaceHeld = heldByWorkspace.getOrDefault(workspace, 0);
         boolean room = workspaceHeld < share ? held < limit : limit - held > reserve;
         if (!room) {
@@ -52,13 +53,18 @@ final class WaitingRoom {
     }
 
     /** Gives back a place taken by {@link #tryEnter}. */
-    synchronized void leave(String workspace) {
+    public synchronized void leave(String workspace) {
         held--;
         // Workspaces with nothing waiting are forgotten, so the map holds only the ones writing now.
         heldByWorkspace.computeIfPresent(workspace, (ignored, count) -> count == 1 ? null : count - 1);
     }
 
-    int limit() {
+    /** How many requests wait now. */
+    public synchronized int held() {
+        return held;
+    }
+
+    public int limit() {
         return limit;
     }
 }
