@@ -25,7 +25,8 @@ public class McpServerConfig {
     static final String INSTRUCTIONS = """
             Sopline runs procedures (processes) whose steps are resolved by people, workers, AI agents and third parties. \
             Typical use: list_processes, get_process to learn a process's inputs, start_instance, then list_pending_steps to \
-            find steps waiting for someone and submit_step to resolve them; get_instance shows progress and outputs.""";
+            find steps waiting for someone and submit_step to resolve them; get_instance shows progress and outputs, and with wait \
+            answers once the instance stops moving by itself.""";
 
     @Bean
     HttpServletStatelessServerTransport mcpTransport() {
