@@ -29,7 +29,8 @@ import tools.jackson.databind.JsonNode;
 /**
  * HTTP mode, for workers that do not reach Kafka: polls {@code GET /sop/steps/pending} for each registered
  * {@code run} and submits outputs (or an error) through the gateway. On 429 and 503 it waits as long as
- * {@code Retry-After} says, and backs off exponentially when the gateway cannot be reached. Two HTTP workers may
+ * {@code Retry-After} says, and backs off exponentially when the gateway cannot be reached; a step's result is sent
+ * again after such a wait rather than dropped, so the step does not run twice for it. Two HTTP workers may
  * pick the same step; the engine accepts the first submit and the other gets 422, which is not an error here.
  *
  * <p>A 403 means the token's role does not allow what a worker does (CONTRACT section 8: the {@code worker} role or a
@@ -188,19 +189,48 @@ final class HttpStepWorker implements Runnable {
         }
         String path = "/sop/%s/%s/steps/%s/submit".formatted(context.process(), context.instanceId(), context.stepId());
         byte[] submitted = Json.mapper().writeValueAsBytes(body);
-        HttpResponse<String> response = submit(path, submitted);
+        HttpResponse<String> response = submitUntilTaken(path, submitted, context);
         if (response.statusCode() == 413) {
             // Refused for its size, it would be refused again each time the step is taken and run: the attempt fails
             // instead, and the step's retry policy decides, as the engine does for a result over the instance's budget.
             LOG.warn("The result of {} {} is {} bytes, more than the gateway takes; reporting the attempt failed",
                     context.instanceId(), context.stepId(), submitted.length);
-            response = submit(path, Json.mapper().writeValueAsBytes(Map.of("error", Map.of("code", ErrorCodes.PAYLOAD_TOO_LARGE,
-                    "message", "The step's result is %d bytes of JSON, more than the gateway takes".formatted(submitted.length)))));
+            response = submitUntilTaken(path, Json.mapper().writeValueAsBytes(Map.of("error", Map.of("code", ErrorCodes.PAYLOAD_TOO_LARGE,
+                    "message", "The step's result is %d bytes of JSON, more than the gateway takes".formatted(submitted.length)))), context);
         }
         if (response.statusCode() == 422) {
             LOG.debug("Step {} of {} was resolved elsewhere: {}", context.stepId(), context.instanceId(), response.body());
         }
         return null;
+    }
+
+    /**
+     * Submits a step's result until the gateway answers it: after {@code Retry-After} on 429 (the token's rate) and 503
+     * (the engine busy or a write not taken), after a growing back-off while the gateway cannot be reached. The step
+     * has run: dropping its result for a passing refusal would leave the step pending, to be taken and run again with
+     * its side effects. Only a stop gives up, and then the step is run again by whoever takes it next.
+     */
+    private HttpResponse<String> submitUntilTaken(String path, byte[] body, StepContext step) throws IOException, InterruptedException {
+        Duration backoff = Duration.ofMillis(250);
+        while (true) {
+            Duration wait;
+            try {
+                return submit(path, body);
+            } catch (RetryLater e) {
+                wait = e.wait;
+                LOG.debug("The gateway asked to submit the result of {} {} again in {}", step.instanceId(), step.stepId(), wait);
+            } catch (IOException e) {
+                wait = backoff;
+                backoff = backoff.multipliedBy(2).compareTo(MAX_BACKOFF) > 0 ? MAX_BACKOFF : backoff.multipliedBy(2);
+                LOG.warn("Could not submit the result of {} {}: {}; trying again in {} ms", step.instanceId(), step.stepId(),
+                        e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName(), wait.toMillis());
+            }
+            pause(wait);
+            if (!running.get()) {
+                throw new IOException("the worker stopped before the result of " + step.instanceId() + " " + step.stepId()
+                        + " was taken; the step will be run again");
+            }
+        }
     }
 
     private HttpResponse<String> submit(String path, byte[] body) throws IOException, InterruptedException {

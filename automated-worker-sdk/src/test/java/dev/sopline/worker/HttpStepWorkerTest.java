@@ -23,7 +23,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * HTTP mode against a gateway that refuses the token's role (403): the worker says once, at ERROR, which role it needs,
- * and neither hammers the gateway nor runs steps it could not report.
+ * and neither hammers the gateway nor runs steps it could not report. Against a gateway that asks it to come back
+ * later (429, 503): it sends the step's result again, and does not run the step again.
  */
 class HttpStepWorkerTest {
 
@@ -100,6 +101,31 @@ class HttpStepWorkerTest {
                 .contains("403", "POST /sop/billing/inst-1/steps/pay/submit", "role 'worker'"));
     }
 
+    @Test
+    void shouldSendAResultAgainAfterRetryAfterWhenItsSubmitIsTurnedAwayWithoutRunningTheStepAgain() throws IOException {
+        java.util.Deque<Answer> submits = new java.util.concurrent.ConcurrentLinkedDeque<>(List.of(
+                new Answer(503, "{\"error\":\"unavailable\",\"message\":\"this one was not taken\"}", "1"),
+                new Answer(429, "{\"error\":\"rate_limited\",\"message\":\"Too many requests\"}", "1"),
+                json(200, "{\"id\":\"inst-1\",\"state\":\"completed\"}")));
+        java.util.Deque<Answer> pending = new java.util.concurrent.ConcurrentLinkedDeque<>(List.of(json(200, ONE_STEP)));
+        startGateway(path -> switch (path) {
+            case "/sop/token" -> json(200, "{\"id\":\"tok-1\",\"name\":\"w\",\"role\":\"worker\",\"workspace\":\"default\"}");
+            case "/sop/steps/pending" -> pending.isEmpty() ? json(200, "[]") : pending.poll();
+            case "/sop/billing/inst-1/steps/pay/submit" -> submits.poll();
+            default -> json(403, FORBIDDEN);
+        });
+        AtomicInteger handled = new AtomicInteger();
+
+        try (SopWorker worker = httpWorker(handled)) {
+            await().atMost(Duration.ofSeconds(10)).until(submits::isEmpty);
+            await().atMost(Duration.ofSeconds(5)).until(() -> requests.stream().filter(request -> request.equals("GET /sop/steps/pending")).count() >= 2);
+        }
+
+        assertThat(handled).as("the step ran once; only its result was sent again").hasValue(1);
+        assertThat(requests).filteredOn(request -> request.startsWith("POST ")).hasSize(3);
+        assertThat(log.list).filteredOn(event -> event.getLevel().isGreaterOrEqual(Level.WARN)).isEmpty();
+    }
+
     private SopWorker httpWorker(AtomicInteger handled) {
         return SopWorker.builder()
                 .http("http://localhost:" + gateway.getAddress().getPort(), "a-token")
@@ -116,16 +142,23 @@ class HttpStepWorkerTest {
      * and 403 forbidden to everything else.
      */
     private void startGateway(Map<String, Answer> answers) throws IOException {
+        startGateway(path -> answers.getOrDefault(path, path.equals("/sop/token") && !answers.isEmpty()
+                ? json(404, "{\"error\":\"not_found\",\"message\":\"No such path\"}")
+                : json(403, FORBIDDEN)));
+    }
+
+    private void startGateway(java.util.function.Function<String, Answer> answers) throws IOException {
         gateway = HttpServer.create(new InetSocketAddress("localhost", 0), 0);
         gateway.createContext("/", exchange -> {
             String path = exchange.getRequestURI().getPath();
             requests.add(exchange.getRequestMethod() + " " + path);
             exchange.getRequestBody().readAllBytes();
-            Answer answer = answers.getOrDefault(path, path.equals("/sop/token") && !answers.isEmpty()
-                    ? json(404, "{\"error\":\"not_found\",\"message\":\"No such path\"}")
-                    : json(403, FORBIDDEN));
+            Answer answer = answers.apply(path);
             byte[] body = answer.body().getBytes(StandardCharsets.UTF_8);
             exchange.getResponseHeaders().set("Content-Type", "application/json");
+            if (answer.retryAfter() != null) {
+                exchange.getResponseHeaders().set("Retry-After", answer.retryAfter());
+            }
             exchange.sendResponseHeaders(answer.status(), body.length);
             exchange.getResponseBody().write(body);
             exchange.close();
@@ -138,8 +171,8 @@ class HttpStepWorkerTest {
     }
 
     private static Answer json(int status, String body) {
-        return new Answer(status, body);
+        return new Answer(status, body, null);
     }
 
-    private record Answer(int status, String body) {}
+    private record Answer(int status, String body, String retryAfter) {}
 }
