@@ -91,7 +91,7 @@ public class CommandBus implements StopsConcurrently, DecisionListener {
         }
         this.waitingRoom = new WaitingRoom(inFlightLimit);
         this.turnedAway = Counter.builder("sop.gateway.commands.turned_away")
-                .description("Commands answered 503 unpublished because as many as the limit were waiting for the engine already")
+                .description("Commands answered 503 unpublished because their workspace had no room left among the commands waiting for the engine")
                 .register(meters);
     }
 

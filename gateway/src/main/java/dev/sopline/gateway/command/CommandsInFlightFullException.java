@@ -1,14 +1,15 @@
 package dev.sopline.gateway.command;
 
 /**
- * This gateway already waits on the engine for as many commands as it lets wait at once: the command was not
- * published, and the client gets 503 at once and may retry. Turning the excess away keeps the commands in flight, and
+ * The command's workspace has no room left among the commands this gateway lets wait on the engine at once (the
+ * whole room is taken, or the workspace holds its share of it while others write): the command was not published,
+ * and the client gets 503 at once and may retry. Turning the excess away keeps the commands in flight, and
  * so the time each waits, bounded while the engine decides fewer commands a second than arrive.
  */
 public class CommandsInFlightFullException extends EngineUnavailableException {
 
     /** What the client is told: the command was not taken, so sending it again later is safe. */
-    public static final String CLIENT_MESSAGE = "The gateway waits on the engine for as many commands as it lets wait at once;"
+    public static final String CLIENT_MESSAGE = "The gateway has no room left for this workspace's commands waiting on the engine;"
             + " this one was not taken";
 
     public CommandsInFlightFullException(int limit) {
