@@ -37,6 +37,7 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.FencedInstanceIdException;
 import org.apache.kafka.common.errors.RecordTooLargeException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
@@ -99,7 +100,7 @@ final class KafkaStepWorker implements Runnable {
     private boolean commitFailed;
 
     KafkaStepWorker(String bootstrapServers, String group, StepTopics topics, Predicate<StepReady> accepts,
-                    StepResolver resolver, int concurrency, String workerId) {
+                    StepResolver resolver, int concurrency, String workerId, String staticMemberId) {
         this.topics = topics;
         this.bootstrapServers = bootstrapServers;
         this.accepts = accepts;
@@ -119,6 +120,10 @@ final class KafkaStepWorker implements Runnable {
         // No more than the slots: steps taken and not started wait in this worker, where no other member can run them.
         consumerConfig.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, this.concurrency);
         consumerConfig.put(ConsumerConfig.CLIENT_ID_CONFIG, workerId);
+        if (staticMemberId != null) {
+            // Restarted after a crash with the same id, the worker takes its partitions back at once (SopWorker.Builder#staticMember).
+            consumerConfig.put(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, staticMemberId);
+        }
         if (topics.pattern() != null) {
             // A team's topic is created when its first process is registered: found within this by a pattern subscription.
             consumerConfig.put(ConsumerConfig.METADATA_MAX_AGE_CONFIG, 10_000);
@@ -147,6 +152,9 @@ final class KafkaStepWorker implements Runnable {
                 pollOnce();
             }
             finishRunningSteps();
+        } catch (FencedInstanceIdException e) {
+            LOG.error("Worker {} stopped: another worker joined its group with the same static member id, so this one was "
+                    + "fenced. Give each running worker an id of its own", workerId);
         } catch (KafkaException e) {
             if (running.get()) {
                 LOG.error("Worker {} stopped on a Kafka error", workerId, e);
@@ -155,7 +163,9 @@ final class KafkaStepWorker implements Runnable {
             pool.shutdownNow();
             // Leaving the group is a courtesy: right after a broker restart it waits on a rebalancing group, and a
             // stop must not. A step not committed is handed out again, and the engine takes one result per attempt.
-            consumer.close(CloseOptions.timeout(CLOSE_TIMEOUT));
+            // A static member leaves too (Kafka's default keeps it until its session ends): a worker stopped on
+            // purpose may not come back, and its partitions should not wait for it.
+            consumer.close(CloseOptions.timeout(CLOSE_TIMEOUT).withGroupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP));
             producer.close(Duration.ofSeconds(5));
         }
     }

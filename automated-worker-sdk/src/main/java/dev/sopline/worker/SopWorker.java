@@ -94,6 +94,7 @@ public final class SopWorker implements AutoCloseable {
         private int concurrency = 4;
         private Duration closeTimeout = Duration.ofSeconds(30);
         private String workerId;
+        private String staticMemberId;
         private boolean readPreviousTopic = true;
 
         private Builder() {}
@@ -165,6 +166,23 @@ public final class SopWorker implements AutoCloseable {
             return this;
         }
 
+        /**
+         * Kafka mode: makes this worker a static member of its group ({@code group.instance.id}), under an id that stays
+         * the same when it is restarted. Restarted after a crash, it takes its partitions back at once; without one, the
+         * steps of the partitions its dead self held wait until that member's session ends (45 s by Kafka's default).
+         * Keep the id where the worker's restarts find it again (a file on its volume, a stable pod name) and give
+         * each running worker of a group its own: a worker that joins with an id in use fences the one that had it,
+         * which stops and logs why. A worker stopped with {@link SopWorker#close()} still leaves its group, so its
+         * partitions go to the others at once. Default: none (a dynamic member).
+         */
+        public Builder staticMember(String memberId) {
+            if (memberId == null || memberId.isBlank()) {
+                throw new IllegalArgumentException("Expected a static member id that is not blank");
+            }
+            this.staticMemberId = memberId.strip();
+            return this;
+        }
+
         public SopWorker start() {
             if (handlers.isEmpty() == (resolver == null)) {
                 throw new IllegalStateException("Expected handlers registered with handle(run, handler), or one resolveAll(type, resolver)");
@@ -175,6 +193,9 @@ public final class SopWorker implements AutoCloseable {
             if ((bootstrapServers == null) == (gatewayUrl == null)) {
                 throw new IllegalStateException("Expected exactly one of kafka(...) or http(...)");
             }
+            if (staticMemberId != null && bootstrapServers == null) {
+                throw new IllegalStateException("Expected kafka(...) with staticMember(...): an HTTP worker is in no group");
+            }
             String id = workerId != null ? workerId : ManagementFactory.getRuntimeMXBean().getName() + "-" + UUID.randomUUID().toString().substring(0, 8);
             Thread thread;
             java.util.function.Consumer<Duration> stopper;
@@ -182,9 +203,9 @@ public final class SopWorker implements AutoCloseable {
             if (bootstrapServers != null) {
                 Map<String, StepHandler> registered = Map.copyOf(handlers);
                 KafkaStepWorker worker = resolver != null
-                        ? new KafkaStepWorker(bootstrapServers, group, StepTopics.forType(stepType), ready -> true, resolver, concurrency, id)
+                        ? new KafkaStepWorker(bootstrapServers, group, StepTopics.forType(stepType), ready -> true, resolver, concurrency, id, staticMemberId)
                         : new KafkaStepWorker(bootstrapServers, group, StepTopics.forHandlers(registered.keySet(), readPreviousTopic),
-                                ready -> registered.containsKey(ready.run()), null, concurrency, id).withHandlers(registered);
+                                ready -> registered.containsKey(ready.run()), null, concurrency, id, staticMemberId).withHandlers(registered);
                 thread = new Thread(worker, "sop-worker-" + id);
                 stopper = worker::stop;
                 connection = worker::awaitConnected;

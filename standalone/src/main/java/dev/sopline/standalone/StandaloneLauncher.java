@@ -125,7 +125,9 @@ public final class StandaloneLauncher {
         if (agent != null) {
             // The worker talks to Kafka only: it stops together with the gateway, so that their waits on groups that
             // are still rebalancing right after a restart do not add up.
-            running.addAlongside("judgment worker", JudgmentWorker.start(bootstrap, loaded(agent), 2));
+            // A static member under an id kept in the data directory: after a kill -9 the restarted worker takes the judgment
+            // steps back at once, instead of leaving them until its dead self's session ends (45 s).
+            running.addAlongside("judgment worker", JudgmentWorker.start(bootstrap, loaded(agent), 2, settings.dataDir()));
         }
         return context.getEnvironment().getProperty("local.server.port", Integer.class, settings.httpPort());
     }

@@ -2,6 +2,7 @@ package dev.sopline.engine.runtime;
 
 import dev.sopline.engine.api.topic.EngineTopics;
 import dev.sopline.schemas.kafka.KafkaClientSecurity;
+import dev.sopline.schemas.kafka.StableMemberId;
 import dev.sopline.engine.decision.InstanceBudget;
 import dev.sopline.engine.topology.AutomatedStepTopics;
 import dev.sopline.engine.topology.WorkspaceEventTopics;
@@ -153,6 +154,14 @@ public record EngineSettings(
                 .map(org.apache.kafka.streams.state.HostInfo::buildFromEndpoint);
     }
 
+    /**
+     * This replica's static member id in the engine's group, kept in its state directory ({@link StableMemberId});
+     * its result relay's is this one with {@code -relay}.
+     */
+    String memberId() {
+        return StableMemberId.keptIn(stateDir.toAbsolutePath().resolve("member-id"), "sop-engine");
+    }
+
     public Properties streamsProperties() {
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
@@ -192,7 +201,7 @@ public record EngineSettings(
         props.put(StreamsConfig.consumerPrefix(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG), 1_500);
         // Static membership: a replica restarted after a crash rejoins as itself at once, instead of waiting out the
         // session of its dead self (Streams appends each stream thread's index).
-        props.put(StreamsConfig.consumerPrefix(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG), StableMemberId.of(stateDir.toAbsolutePath()));
+        props.put(StreamsConfig.consumerPrefix(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG), memberId());
         // A dead replica's open transaction blocks the survivors' read_committed reads of its partitions until the
         // broker aborts it: after this long (Streams' default is 10 s), checked as often as the broker's
         // transaction.abort.timed.out.transaction.cleanup.interval.ms (1 s in the embedded broker and compose).

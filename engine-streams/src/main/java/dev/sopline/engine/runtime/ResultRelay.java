@@ -100,7 +100,7 @@ public final class ResultRelay implements AutoCloseable {
         props.put(StreamsConfig.consumerPrefix(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG), 6_000);
         props.put(StreamsConfig.consumerPrefix(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG), 1_500);
         props.put(StreamsConfig.consumerPrefix(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG),
-                StableMemberId.of(settings.stateDir().toAbsolutePath()) + "-relay");
+                settings.memberId() + "-relay");
         return KafkaClientSecurity.ofProcess().applyTo(props);
     }
 

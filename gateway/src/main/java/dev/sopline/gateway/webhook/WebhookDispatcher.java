@@ -1,6 +1,7 @@
 package dev.sopline.gateway.webhook;
 
 import dev.sopline.schemas.kafka.KafkaClientSecurity;
+import dev.sopline.schemas.kafka.StableMemberId;
 import dev.sopline.gateway.config.SopProperties;
 import dev.sopline.schemas.event.StateChangeEvents;
 import dev.sopline.schemas.topic.Topics;
@@ -57,6 +58,8 @@ import org.springframework.stereotype.Component;
 public class WebhookDispatcher implements StopsConcurrently {
 
     static final String GROUP = "sop-webhook-delivery";
+    /** The file of the gateway's data directory that keeps its static member id in {@link #GROUP}. */
+    static final String MEMBER_ID_FILE = "webhook-member-id";
     static final Duration POLL_TIMEOUT = Duration.ofMillis(200);
     private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(2);
     static final Duration RESTART_BACKOFF = Duration.ofSeconds(1);
@@ -80,7 +83,11 @@ public class WebhookDispatcher implements StopsConcurrently {
 
     @Autowired
     public WebhookDispatcher(SopProperties properties, WebhookRegistry registry, WebhookSender sender) {
-        this(registry, sender, () -> new KafkaConsumer<>(consumerConfig(properties), new StringDeserializer(), new ByteArrayDeserializer()));
+        this(registry, sender, consumersOf(consumerConfig(properties)));
+    }
+
+    private static Supplier<Consumer<String, byte[]>> consumersOf(Map<String, Object> config) {
+        return () -> new KafkaConsumer<>(config, new StringDeserializer(), new ByteArrayDeserializer());
     }
 
     /** @param consumers makes a consumer of the dispatcher's group: at start, and again after each failure */
@@ -142,14 +149,19 @@ public class WebhookDispatcher implements StopsConcurrently {
         } finally {
             // What is finished is committed in the loop; leaving the group is a courtesy that must not hold up a stop
             // (right after a broker restart it can wait the whole default 30 s on the group coordinator).
-            opened.close(CloseOptions.timeout(CLOSE_TIMEOUT));
+            // It leaves as a static member too (Kafka's default keeps one until its session ends): a gateway stopped on
+            // purpose may not come back, and the others should deliver its partitions' events at once.
+            opened.close(CloseOptions.timeout(CLOSE_TIMEOUT).withGroupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP));
         }
     }
 
-    private static Map<String, Object> consumerConfig(SopProperties properties) {
+    static Map<String, Object> consumerConfig(SopProperties properties) {
         return KafkaClientSecurity.secured(Map.of(
                 ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, properties.kafka().bootstrapServers(),
                 ConsumerConfig.GROUP_ID_CONFIG, GROUP,
+                // A gateway restarted on its data directory after a crash is the same member and delivers the events of
+                // its partitions at once; a new member would wait for its dead self's session to end (45 s).
+                ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, StableMemberId.keptIn(properties.dataDir().resolve(MEMBER_ID_FILE), "sop-webhooks"),
                 ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
                 ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
                 // A new group starts with the events to come: the state changes of before have no subscribers.

@@ -3,11 +3,13 @@ package dev.sopline.gateway.webhook;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.sopline.gateway.config.SopProperties;
 import dev.sopline.gateway.webhook.DeliveryAttempt.Outcome;
 import dev.sopline.schemas.event.StateChangeEvents;
 import dev.sopline.schemas.topic.Topics;
 import io.cloudevents.core.builder.CloudEventBuilder;
 import io.cloudevents.jackson.JsonFormat;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Iterator;
@@ -19,6 +21,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.MockConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
@@ -26,6 +29,7 @@ import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The dispatcher's loop over a {@link MockConsumer}: what it does when reading fails, and when it commits. */
 class WebhookDispatcherTest {
@@ -42,6 +46,24 @@ class WebhookDispatcherTest {
         if (dispatcher != null && dispatcher.isRunning()) {
             dispatcher.stop();
         }
+    }
+
+    @Test
+    void shouldJoinAsTheSameStaticMemberWhenRestartedOnItsDataDirectory(@TempDir Path dataDirs) {
+        // A gateway restarted after a crash takes its partitions of sop.events back at once instead of after its dead
+        // self's session; another gateway, with a data directory of its own, is another member.
+        Object first = WebhookDispatcher.consumerConfig(properties(dataDirs.resolve("gateway-1"))).get(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG);
+
+        assertThat(first).asString().startsWith("sop-webhooks-");
+        assertThat(WebhookDispatcher.consumerConfig(properties(dataDirs.resolve("gateway-1"))).get(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG))
+                .as("the same gateway, restarted").isEqualTo(first);
+        assertThat(WebhookDispatcher.consumerConfig(properties(dataDirs.resolve("gateway-2"))).get(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG))
+                .as("another gateway").isNotEqualTo(first);
+    }
+
+    private static SopProperties properties(Path dataDir) {
+        return new SopProperties(new SopProperties.Kafka("localhost:9092"), null, dataDir, null, null,
+                new SopProperties.RateLimit(50, 100), Duration.ofSeconds(10), null, null);
     }
 
     @Test
