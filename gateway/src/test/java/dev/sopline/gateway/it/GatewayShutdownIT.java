@@ -20,6 +20,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.ConsumerGroupDescription;
+import org.apache.kafka.common.GroupState;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -57,7 +59,13 @@ class GatewayShutdownIT {
         CompletableFuture<List<String>> wholeStream = CompletableFuture.supplyAsync(() -> stream.body().toList());
 
         String webhookMember = Files.readString(dataDir.resolve("webhook-member-id")).strip();
-        await().atMost(Duration.ofSeconds(30)).until(() -> webhookMembers().contains(webhookMember));
+        // Running as a gateway runs: a member of a settled group, holding partitions (a close in the middle of a
+        // rebalance waits on it instead).
+        await().atMost(Duration.ofSeconds(30)).until(() -> {
+            ConsumerGroupDescription group = webhookGroup();
+            return group.groupState() == GroupState.STABLE && group.members().stream().anyMatch(member ->
+                    member.groupInstanceId().filter(webhookMember::equals).isPresent() && !member.assignment().topicPartitions().isEmpty());
+        });
 
         gateway.close();
 
@@ -70,9 +78,12 @@ class GatewayShutdownIT {
 
     /** The static member ids in the webhook delivery's group (the other gateways of this JVM are there too). */
     private static List<String> webhookMembers() throws Exception {
+        return webhookGroup().members().stream().flatMap(member -> member.groupInstanceId().stream()).toList();
+    }
+
+    private static ConsumerGroupDescription webhookGroup() throws Exception {
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, SharedKafka.bootstrapServers()))) {
-            return admin.describeConsumerGroups(List.of("sop-webhook-delivery")).all().get().get("sop-webhook-delivery").members().stream()
-                    .flatMap(member -> member.groupInstanceId().stream()).toList();
+            return admin.describeConsumerGroups(List.of("sop-webhook-delivery")).all().get().get("sop-webhook-delivery");
         }
     }
 }
