@@ -65,8 +65,8 @@ final class KafkaPreflight {
         for (String topic : topics) {
             if (!existing.contains(topic)) {
                 LOG.warn("Worker {}: topic {} does not exist yet, so no step of its team has been handed out: no process with a "
-                        + "step whose run is in that namespace is registered (or the engine has not started). The worker reads it "
-                        + "as soon as it exists", workerId, topic);
+                        + "step whose run is in that namespace is registered (or the engine has not started), or this worker's "
+                        + "credentials do not let it see the topic. The worker reads it within seconds of its creation", workerId, topic);
             }
         }
     }

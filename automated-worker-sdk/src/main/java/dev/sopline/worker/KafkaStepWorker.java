@@ -124,10 +124,8 @@ final class KafkaStepWorker implements Runnable {
             // Restarted after a crash with the same id, the worker takes its partitions back at once (SopWorker.Builder#staticMember).
             consumerConfig.put(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, staticMemberId);
         }
-        if (topics.pattern() != null) {
-            // A team's topic is created when its first process is registered: found within this by a pattern subscription.
-            consumerConfig.put(ConsumerConfig.METADATA_MAX_AGE_CONFIG, 10_000);
-        }
+        // A team's topic is created when its first process is registered: found within this by the pattern subscription.
+        consumerConfig.put(ConsumerConfig.METADATA_MAX_AGE_CONFIG, 10_000);
         this.consumer = new KafkaConsumer<>(KafkaClientSecurity.secured(consumerConfig), new StringDeserializer(), new ByteArrayDeserializer());
         this.producer = new KafkaProducer<>(KafkaClientSecurity.secured(Map.of(
                 ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
