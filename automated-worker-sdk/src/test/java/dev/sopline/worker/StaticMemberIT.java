@@ -4,9 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import ch.qos.logback.classic.Level;
-import ch.qos.logback.classic.Logger;
-import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.core.read.ListAppender;
 import dev.sopline.schemas.topic.Topics;
 import dev.sopline.testing.SharedKafka;
 import java.time.Duration;
@@ -20,7 +17,6 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.junit.jupiter.api.Test;
-import org.slf4j.LoggerFactory;
 
 /**
  * A worker with a static member id, restarted after a crash, runs the steps of its partitions at once instead of after
@@ -54,28 +50,20 @@ class StaticMemberIT {
 
     @Test
     void shouldStopAndSayWhyWhenAnotherWorkerJoinsUnderItsId() throws Exception {
-        ListAppender<ILoggingEvent> log = new ListAppender<>();
-        Logger workerLogger = (Logger) LoggerFactory.getLogger(KafkaStepWorker.class);
-        log.start();
-        workerLogger.addAppender(log);
         platform.register(Platform.oneStepProcess("twin-flow", "twin.work"));
-        SopWorker first = worker("twin-workers", "twin-1", "twin.work");
         SopWorker second = null;
-        try {
+        try (CapturedLog log = CapturedLog.of(KafkaStepWorker.class);
+             SopWorker first = worker("twin-workers", "twin-1", "twin.work")) {
             await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(members("twin-workers")).hasSize(1));
             second = worker("twin-workers", "twin-1", "twin.work");
 
             await("the first worker, fenced").atMost(Duration.ofSeconds(30)).until(() -> !first.isRunning());
-            assertThat(log.list).anySatisfy(event -> {
-                assertThat(event.getLevel()).isEqualTo(Level.ERROR);
-                assertThat(event.getFormattedMessage()).contains("same static member id").contains("Give each running worker an id of its own");
-            });
+            assertThat(log.messagesAtLeast(Level.ERROR)).anySatisfy(message ->
+                    assertThat(message).contains("same static member id").contains("Give each running worker an id of its own"));
             String id = platform.start("twin-flow", Map.of("n", 2));
             await("the second worker runs the steps").atMost(Duration.ofSeconds(30)).untilAsserted(() ->
                     assertThat(platform.instance("twin-flow", id).path("state").asString()).isEqualTo("completed"));
         } finally {
-            workerLogger.detachAppender(log);
-            first.close();
             if (second != null) {
                 second.close();
             }

@@ -4,9 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import ch.qos.logback.classic.Level;
-import ch.qos.logback.classic.Logger;
-import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.core.read.ListAppender;
 import dev.sopline.schemas.definition.StepType;
 import dev.sopline.schemas.topic.Topics;
 import dev.sopline.testing.SharedKafka;
@@ -24,7 +21,6 @@ import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.GroupState;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.Test;
-import org.slf4j.LoggerFactory;
 
 /**
  * Three teams' workers on one platform: each team's steps go to its own topic, each group reads that topic only, and
@@ -93,13 +89,11 @@ class TeamTopicsIT {
 
     @Test
     void shouldSayOnceThatItsTeamsTopicIsMissingAndRunItsStepsOnceItExists() throws Exception {
-        ListAppender<ILoggingEvent> log = new ListAppender<>();
-        Logger root = (Logger) LoggerFactory.getLogger(Logger.ROOT_LOGGER_NAME);
-        log.start();
-        root.addAppender(log);
         String topic = Topics.automatedSteps("latecomer");
-        try (SopWorker worker = SopWorker.builder().kafka(SharedKafka.bootstrapServers()).group("latecomer-workers")
-                .handle("latecomer.work", step -> Map.of("result", "late")).start()) {
+        List<String> warnings;
+        try (CapturedLog log = CapturedLog.ofAll();
+             SopWorker worker = SopWorker.builder().kafka(SharedKafka.bootstrapServers()).group("latecomer-workers")
+                     .handle("latecomer.work", step -> Map.of("result", "late")).start()) {
             assertThat(worker.awaitConnected(Duration.ofSeconds(30))).isTrue();
             // Long enough for a consumer subscribed to the missing topic by name to ask for it a few times.
             await().pollDelay(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(4)).until(() -> true);
@@ -107,11 +101,8 @@ class TeamTopicsIT {
             platform.register(Platform.oneStepProcess("latecomer-flow", "latecomer.work"));
             String id = platform.start("latecomer-flow", Map.of("n", 1));
             await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertCompleted("latecomer-flow", id));
-        } finally {
-            root.detachAppender(log);
+            warnings = log.messagesAtLeast(Level.WARN).stream().filter(message -> message.contains(topic)).toList();
         }
-        List<String> warnings = log.list.stream().filter(event -> event.getLevel().isGreaterOrEqual(Level.WARN))
-                .map(ILoggingEvent::getFormattedMessage).filter(message -> message.contains(topic)).toList();
         assertThat(warnings).as("warnings naming %s", topic).singleElement().asString().contains("does not exist yet");
     }
 
