@@ -27,6 +27,14 @@ public record SopProperties(Kafka kafka, Engine engine, Path dataDir, String boo
         webhook = webhook == null ? new Webhook(false) : webhook;
     }
 
+    /**
+     * True where the gateway runs an engine replica in its JVM (no query URLs are configured). Its data directory then
+     * holds the engine's state, which no other process may share, so ids kept there are this process's alone.
+     */
+    public boolean runsEngineHere() {
+        return engine == null || engine.replicaUrls().isEmpty();
+    }
+
     public record Kafka(String bootstrapServers) {}
 
     /**

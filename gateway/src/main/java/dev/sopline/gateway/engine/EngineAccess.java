@@ -7,7 +7,6 @@ import dev.sopline.engine.api.query.EngineReader;
 import dev.sopline.engine.api.query.ReplicaSetEngineReader;
 import dev.sopline.gateway.config.SopProperties;
 import io.micrometer.core.instrument.MeterRegistry;
-import java.util.List;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.stereotype.Component;
 
@@ -44,9 +43,8 @@ public class EngineAccess implements SmartLifecycle {
 
     @Override
     public void start() {
-        List<String> replicaUrls = properties.engine() == null ? List.of() : properties.engine().replicaUrls();
-        if (!replicaUrls.isEmpty()) {
-            remote = new ReplicaSetEngineReader(replicaUrls);
+        if (!properties.runsEngineHere()) {
+            remote = new ReplicaSetEngineReader(properties.engine().replicaUrls());
             return;
         }
         engine = EmbeddedEngines.start(System.getenv(), properties.kafka().bootstrapServers(), properties.dataDir().resolve("engine"), meters,

@@ -9,6 +9,7 @@ import io.cloudevents.CloudEvent;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
@@ -156,16 +157,21 @@ public class WebhookDispatcher implements StopsConcurrently {
     }
 
     static Map<String, Object> consumerConfig(SopProperties properties) {
-        return KafkaClientSecurity.secured(Map.of(
+        Map<String, Object> config = new HashMap<>(Map.of(
                 ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, properties.kafka().bootstrapServers(),
                 ConsumerConfig.GROUP_ID_CONFIG, GROUP,
-                // A gateway restarted on its data directory after a crash is the same member and delivers the events of
-                // its partitions at once; a new member would wait for its dead self's session to end (45 s).
-                ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, StableMemberId.keptIn(properties.dataDir().resolve(MEMBER_ID_FILE), "sop-webhooks"),
                 ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
                 ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
                 // A new group starts with the events to come: the state changes of before have no subscribers.
                 ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "latest"));
+        if (properties.runsEngineHere()) {
+            // A gateway restarted on its data directory after a crash is the same member and delivers the events of its
+            // partitions at once; a new member would wait for its dead self's session to end (45 s). Only where an
+            // engine runs here: its state makes the directory this process's alone, while gateways that read through
+            // query URLs may share one (a volume for the bootstrap token), and two members under one id fence each other.
+            config.put(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, StableMemberId.keptIn(properties.dataDir().resolve(MEMBER_ID_FILE), "sop-webhooks"));
+        }
+        return KafkaClientSecurity.secured(config);
     }
 
     private void pollAndHandOver(Consumer<String, byte[]> from) {

@@ -1,7 +1,6 @@
 package dev.sopline.gateway.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import dev.sopline.engine.api.topic.EngineTopics;
 import dev.sopline.gateway.GatewayApplication;
@@ -11,7 +10,6 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -20,8 +18,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.admin.ConsumerGroupDescription;
-import org.apache.kafka.common.GroupState;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -29,7 +25,7 @@ import org.springframework.context.ConfigurableApplicationContext;
 /**
  * Stopping a gateway with live event streams open: the streams end as the gateway begins to stop, as a complete
  * response the client can read to its end, instead of holding up the graceful shutdown until it gives up and cuts
- * the connections. Its webhook delivery, a static member of its group, leaves the group as it stops.
+ * the connections.
  */
 class GatewayShutdownIT {
 
@@ -42,13 +38,12 @@ class GatewayShutdownIT {
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, SharedKafka.bootstrapServers()))) {
             EngineTopics.ensure(admin, 6, (short) 1);
         }
-        Path dataDir = Files.createTempDirectory("gateway-shutdown-it");
         // Arguments, not default properties: application.properties would outrank those.
         ConfigurableApplicationContext gateway = new SpringApplicationBuilder(GatewayApplication.class).run(
                 "--server.port=0",
                 "--sop.kafka.bootstrap-servers=" + SharedKafka.bootstrapServers(),
                 "--sop.bootstrap-token=" + TOKEN,
-                "--sop.data-dir=" + dataDir,
+                "--sop.data-dir=" + Files.createTempDirectory("gateway-shutdown-it"),
                 "--sop.engine.query-urls=http://localhost:9");
         int port = gateway.getEnvironment().getRequiredProperty("local.server.port", Integer.class);
         HttpRequest request = HttpRequest.newBuilder(URI.create("http://localhost:" + port + "/sop/events"))
@@ -58,32 +53,9 @@ class GatewayShutdownIT {
         // Read to the end: a stream cut off instead of ended throws here ("EOF reached while reading").
         CompletableFuture<List<String>> wholeStream = CompletableFuture.supplyAsync(() -> stream.body().toList());
 
-        String webhookMember = Files.readString(dataDir.resolve("webhook-member-id")).strip();
-        // Running as a gateway runs: a member of a settled group, holding partitions (a close in the middle of a
-        // rebalance waits on it instead).
-        await().atMost(Duration.ofSeconds(30)).until(() -> {
-            ConsumerGroupDescription group = webhookGroup();
-            return group.groupState() == GroupState.STABLE && group.members().stream().anyMatch(member ->
-                    member.groupInstanceId().filter(webhookMember::equals).isPresent() && !member.assignment().topicPartitions().isEmpty());
-        });
-
         gateway.close();
 
         assertThat(wholeStream).succeedsWithin(Duration.ofSeconds(10)).asList().contains(":open");
         assertThat(wholeStream.get(0, TimeUnit.SECONDS)).isNotEmpty();
-        // Kafka keeps a static member that closes without leaving until its session ends (45 s).
-        await().atMost(Duration.ofSeconds(5)).untilAsserted(() ->
-                assertThat(webhookMembers()).as("the webhook delivery left its group").doesNotContain(webhookMember));
-    }
-
-    /** The static member ids in the webhook delivery's group (the other gateways of this JVM are there too). */
-    private static List<String> webhookMembers() throws Exception {
-        return webhookGroup().members().stream().flatMap(member -> member.groupInstanceId().stream()).toList();
-    }
-
-    private static ConsumerGroupDescription webhookGroup() throws Exception {
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, SharedKafka.bootstrapServers()))) {
-            return admin.describeConsumerGroups(List.of("sop-webhook-delivery")).all().get().get("sop-webhook-delivery");
-        }
     }
 }

@@ -52,17 +52,28 @@ class WebhookDispatcherTest {
     void shouldJoinAsTheSameStaticMemberWhenRestartedOnItsDataDirectory(@TempDir Path dataDirs) {
         // A gateway restarted after a crash takes its partitions of sop.events back at once instead of after its dead
         // self's session; another gateway, with a data directory of its own, is another member.
-        Object first = WebhookDispatcher.consumerConfig(properties(dataDirs.resolve("gateway-1"))).get(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG);
+        Object first = memberId(properties(dataDirs.resolve("gateway-1"), null));
 
         assertThat(first).asString().startsWith("sop-webhooks-");
-        assertThat(WebhookDispatcher.consumerConfig(properties(dataDirs.resolve("gateway-1"))).get(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG))
-                .as("the same gateway, restarted").isEqualTo(first);
-        assertThat(WebhookDispatcher.consumerConfig(properties(dataDirs.resolve("gateway-2"))).get(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG))
-                .as("another gateway").isNotEqualTo(first);
+        assertThat(memberId(properties(dataDirs.resolve("gateway-1"), null))).as("the same gateway, restarted").isEqualTo(first);
+        assertThat(memberId(properties(dataDirs.resolve("gateway-2"), null))).as("another gateway").isNotEqualTo(first);
     }
 
-    private static SopProperties properties(Path dataDir) {
-        return new SopProperties(new SopProperties.Kafka("localhost:9092"), null, dataDir, null, null,
+    @Test
+    void shouldJoinAsANewMemberWhereNoEngineRunsBesideIt(@TempDir Path dataDir) {
+        // Gateways that read through query URLs may share a data directory: one id kept there would have them fence each other.
+        SopProperties properties = properties(dataDir, new SopProperties.Engine(null, "http://engine-1:7070,http://engine-2:7070"));
+
+        assertThat(memberId(properties)).isNull();
+        assertThat(dataDir.resolve(WebhookDispatcher.MEMBER_ID_FILE)).doesNotExist();
+    }
+
+    private static Object memberId(SopProperties properties) {
+        return WebhookDispatcher.consumerConfig(properties).get(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG);
+    }
+
+    private static SopProperties properties(Path dataDir, SopProperties.Engine engine) {
+        return new SopProperties(new SopProperties.Kafka("localhost:9092"), engine, dataDir, null, null,
                 new SopProperties.RateLimit(50, 100), Duration.ofSeconds(10), null, null);
     }
 
