@@ -1,7 +1,6 @@
 package dev.sopline.judgment;
 
 import dev.sopline.worker.SopWorker;
-import java.nio.file.Path;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
@@ -19,18 +18,13 @@ public class JudgmentWorkerApplication {
 
     @Bean
     SmartLifecycle judgmentWorker(@Value("${KAFKA_BOOTSTRAP_SERVERS:localhost:29092}") String bootstrapServers,
-                                  @Value("${SOP_JUDGMENT_CONCURRENCY:2}") int concurrency,
-                                  @Value("${SOP_DATA_DIR:}") String dataDir) {
+                                  @Value("${SOP_JUDGMENT_CONCURRENCY:2}") int concurrency) {
         return new SmartLifecycle() {
             private volatile SopWorker worker;
 
             @Override
             public void start() {
-                JudgmentAgent agent = AgentProviders.fromEnvironment(System.getenv());
-                // With a data directory that outlives the process (a volume), a restarted worker is the same group member.
-                worker = dataDir.isBlank()
-                        ? JudgmentWorker.start(bootstrapServers, agent, concurrency)
-                        : JudgmentWorker.start(bootstrapServers, agent, concurrency, Path.of(dataDir));
+                worker = JudgmentWorker.start(bootstrapServers, AgentProviders.fromEnvironment(System.getenv()), concurrency);
             }
 
             @Override
