@@ -11,11 +11,12 @@ import java.util.UUID;
  * A consumer group member's static id ({@code group.instance.id}), kept in a file of the process's data directory so a
  * process restarted on the same directory is the same member. Restarted after a crash, it takes its place in the group
  * at once; a new member would first wait for the dead one's session to expire (45 s by Kafka's default), and the steps,
- * commands or events of the partitions the dead one held would wait with it. The engine, its result relay, the
- * gateway's webhook delivery and the standalone's judgment worker each keep one; each still leaves its group when it
- * stops cleanly, so the other members take over its partitions without waiting.
+ * commands or events of the partitions the dead one held would wait with it. The engine, its result relay, and beside
+ * an engine the gateway's webhook delivery and the standalone's judgment worker each keep one; each still leaves its
+ * group when it stops cleanly, so the other members take over its partitions without waiting.
  *
- * <p>Two processes must never share a data directory, so never an id: the second to join would fence the first.
+ * <p>Only a directory no other process shares may keep one (an engine's, which its state makes its own): the second
+ * member to join under an id would fence the first.
  */
 public final class StableMemberId {
 
