@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.sopline.engine.api.topic.EngineTopics;
 import dev.sopline.gateway.config.SopProperties;
 import dev.sopline.testing.SharedKafka;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -18,9 +17,13 @@ import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.common.errors.TopicExistsException;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The bootstrap token across restarts of the gateway: kept while valid, never brought back once revoked. */
 class BootstrapTokenIT {
+
+    @TempDir
+    Path dataDir;
 
     @BeforeAll
     static void tokensTopic() throws Exception {
@@ -77,8 +80,7 @@ class BootstrapTokenIT {
         return tokens;
     }
 
-    private static SopProperties properties(String bootstrapToken) throws Exception {
-        Path dataDir = Files.createTempDirectory("bootstrap-it");
+    private SopProperties properties(String bootstrapToken) {
         return new SopProperties(new SopProperties.Kafka(SharedKafka.bootstrapServers()), null, dataDir, bootstrapToken, null,
                 new SopProperties.RateLimit(50, 100), Duration.ofSeconds(10), null, null);
     }
