@@ -72,6 +72,11 @@ final class Table {
         Map<String, Object> cpu = (Map<String, Object>) measured.get("cpu");
         rateRow(table, interval, name + "CPU-s per 1,000 instances (% of a core): platform process (broker within it) + load generator",
                 cpuPart(cpu, "platform_process") + " (" + cpuPart(cpu, "broker") + ") + " + cpuPart(cpu, "load_generator"));
+        Map<String, Double> requests = (Map<String, Double>) measured.get("broker_requests_per_instance");
+        Map<String, Double> in = (Map<String, Double>) measured.get("broker_in_per_instance_by_topic");
+        if (requests != null && in != null) {
+            rateRow(table, interval, name + "into the broker per instance", BrokerLoad.perInstance(requests, in));
+        }
     }
 
     @SuppressWarnings("unchecked")
