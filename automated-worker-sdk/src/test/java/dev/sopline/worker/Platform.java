@@ -3,8 +3,7 @@ package dev.sopline.worker;
 import dev.sopline.gateway.GatewayApplication;
 import dev.sopline.testing.SharedKafka;
 import dev.sopline.testing.SopApi;
-import java.io.IOException;
-import java.nio.file.Files;
+import dev.sopline.testing.TemporaryDirectories;
 import java.util.Map;
 import org.springframework.boot.SpringApplication;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -26,18 +25,15 @@ final class Platform {
 
     static synchronized Platform get() {
         if (instance == null) {
-            try {
-                ConfigurableApplicationContext context = SpringApplication.run(GatewayApplication.class,
-                        "--server.port=0",
-                        "--sop.kafka.bootstrap-servers=" + SharedKafka.bootstrapServers(),
-                        "--sop.bootstrap-token=" + TOKEN,
-                        "--sop.data-dir=" + Files.createTempDirectory("sdk-platform"),
-                        "--sop.rate-limit.per-second=1000",
-                        "--sop.rate-limit.burst=2000");
-                instance = new Platform("http://localhost:" + context.getEnvironment().getProperty("local.server.port"));
-            } catch (IOException e) {
-                throw new IllegalStateException(e);
-            }
+            ConfigurableApplicationContext context = SpringApplication.run(GatewayApplication.class,
+                    "--server.port=0",
+                    "--sop.kafka.bootstrap-servers=" + SharedKafka.bootstrapServers(),
+                    "--sop.bootstrap-token=" + TOKEN,
+                    // The platform runs until the JVM exits: its data directory is deleted then, once it is closed.
+                    "--sop.data-dir=" + TemporaryDirectories.deletedAtExit("sdk-platform"),
+                    "--sop.rate-limit.per-second=1000",
+                    "--sop.rate-limit.burst=2000");
+            instance = new Platform("http://localhost:" + context.getEnvironment().getProperty("local.server.port"));
         }
         return instance;
     }

@@ -4,9 +4,7 @@ import dev.sopline.testing.SopApi;
 
 import dev.sopline.gateway.auth.TriggerSecrets;
 import dev.sopline.testing.SharedKafka;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
+import dev.sopline.testing.TemporaryDirectories;
 import java.util.Map;
 import java.util.Optional;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -41,13 +39,8 @@ abstract class GatewayTestBase {
         registry.add("sop.request-read-timeout", () -> "2s");
         // Test receivers listen on loopback; the destination policy itself is tested with this off.
         registry.add("sop.webhook.allow-private", () -> "true");
-        registry.add("sop.data-dir", () -> {
-            try {
-                return Files.createTempDirectory("gateway-it").toString();
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-        });
+        // Deleted as the JVM exits, once the cached context shared by every test class is closed.
+        registry.add("sop.data-dir", () -> TemporaryDirectories.deletedAtExit("gateway-it").toString());
     }
 
     /** The engine answers 503 while it starts and rebalances: each test begins once it serves. */
