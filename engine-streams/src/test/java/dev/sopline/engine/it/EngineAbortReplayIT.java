@@ -18,7 +18,7 @@ import dev.sopline.schemas.topic.Topics;
 import dev.sopline.testing.SharedKafka;
 import io.cloudevents.CloudEvent;
 import io.micrometer.core.instrument.Metrics;
-import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -41,6 +41,7 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The engine hands out replies and ready steps before its transaction commits (early handoff). Here its transaction is
@@ -78,10 +79,10 @@ class EngineAbortReplayIT {
     private static final int STARTS_PER_CYCLE = 25;
 
     @Test
-    void shouldDecideAgainEverythingEarlyReadersSawWhenTransactionsAbort() throws Exception {
+    void shouldDecideAgainEverythingEarlyReadersSawWhenTransactionsAbort(@TempDir Path stateDir) throws Exception {
         EngineSettings settings = EngineSettings.fromEnvironment(Map.of("SOP_ENGINE_COMMIT_INTERVAL_MS", "2000"))
                 .withBootstrapServers(SharedKafka.bootstrapServers())
-                .withStateDir(Files.createTempDirectory("engine-abort"));
+                .withStateDir(stateDir);
         Map<String, List<Integer>> toldInJvm = new ConcurrentHashMap<>();
         Engine engine = Engine.start(settings, Metrics.globalRegistry, new DecisionListener() {
             @Override

@@ -14,7 +14,6 @@ import dev.sopline.schemas.instance.InstanceState;
 import dev.sopline.schemas.instance.StepState;
 import dev.sopline.testing.SharedKafka;
 import io.cloudevents.CloudEvent;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -23,6 +22,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** Two engine replicas share the partitions; one goes away in the middle of a batch. */
 class EngineFailoverIT {
@@ -56,11 +56,11 @@ class EngineFailoverIT {
     }
 
     @Test
-    void shouldCompleteEveryInstanceExactlyOnceWhenOneReplicaIsClosedMidBatch() throws Exception {
+    void shouldCompleteEveryInstanceExactlyOnceWhenOneReplicaIsClosedMidBatch(@TempDir Path stateDirA, @TempDir Path stateDirB) throws Exception {
         String workspace = "failover";
         String process = "two-automated";
-        Engine first = Engine.start(settings(Files.createTempDirectory("engine-a")));
-        Engine second = Engine.start(settings(Files.createTempDirectory("engine-b")));
+        Engine first = Engine.start(settings(stateDirA));
+        Engine second = Engine.start(settings(stateDirB));
         try (EngineClient client = new EngineClient(SharedKafka.bootstrapServers())) {
             await().atMost(Duration.ofSeconds(90)).until(() -> first.isRunning() && second.isRunning());
             assertThat(client.register(workspace, PROCESS.formatted(process)).status()).isEqualTo(201);

@@ -15,7 +15,7 @@ import dev.sopline.schemas.instance.InstanceView;
 import dev.sopline.testing.SharedKafka;
 import java.io.IOException;
 import java.net.ServerSocket;
-import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -27,6 +27,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** With two replicas, each owns part of the instances; a query to either one finds them all. */
 class EngineQueryRoutingIT {
@@ -45,11 +46,11 @@ class EngineQueryRoutingIT {
     }
 
     @BeforeAll
-    static void startTwoReplicas() throws IOException {
+    static void startTwoReplicas(@TempDir Path stateDirA, @TempDir Path stateDirB) throws IOException {
         portA = freePort();
         int portB = freePort();
-        first = Engine.start(EngineFailoverIT.settings(Files.createTempDirectory("routing-a")).withAdvertisedEndpoint("localhost:" + portA));
-        second = Engine.start(EngineFailoverIT.settings(Files.createTempDirectory("routing-b")).withAdvertisedEndpoint("localhost:" + portB));
+        first = Engine.start(EngineFailoverIT.settings(stateDirA).withAdvertisedEndpoint("localhost:" + portA));
+        second = Engine.start(EngineFailoverIT.settings(stateDirB).withAdvertisedEndpoint("localhost:" + portB));
         client = new EngineClient(SharedKafka.bootstrapServers());
         await().atMost(Duration.ofSeconds(90)).until(() -> first.isRunning() && second.isRunning());
     }

@@ -10,11 +10,11 @@ import dev.sopline.schemas.instance.InstanceState;
 import dev.sopline.schemas.instance.InstanceView;
 import dev.sopline.schemas.instance.StepState;
 import dev.sopline.testing.SharedKafka;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** An engine restarted on the same state directory finds every process, instance and pending step. */
 class EngineRestartIT {
@@ -34,9 +34,8 @@ class EngineRestartIT {
             """;
 
     @Test
-    void shouldFindEverythingWhenRestartedOnTheSameStateDirectory() throws Exception {
+    void shouldFindEverythingWhenRestartedOnTheSameStateDirectory(@TempDir Path stateDir) throws Exception {
         String workspace = "restart";
-        Path stateDir = Files.createTempDirectory("engine-restart");
         String id = UlidCreator.getMonotonicUlid().toString();
         try (EngineClient client = new EngineClient(SharedKafka.bootstrapServers())) {
             try (Engine engine = Engine.start(EngineFailoverIT.settings(stateDir))) {

@@ -13,7 +13,7 @@ import dev.sopline.schemas.instance.HistoryEntry;
 import dev.sopline.testing.SharedKafka;
 import java.io.IOException;
 import java.net.ServerSocket;
-import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,6 +22,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** With two replicas, an instance's history lives with the instance on one of them; either replica pages it whole. */
 class HistoryRoutingIT {
@@ -41,11 +42,11 @@ class HistoryRoutingIT {
     }
 
     @BeforeAll
-    static void startTwoReplicas() throws IOException {
+    static void startTwoReplicas(@TempDir Path stateDirA, @TempDir Path stateDirB) throws IOException {
         portA = freePort();
         int portB = freePort();
-        first = Engine.start(EngineFailoverIT.settings(Files.createTempDirectory("history-a")).withAdvertisedEndpoint("localhost:" + portA));
-        second = Engine.start(EngineFailoverIT.settings(Files.createTempDirectory("history-b")).withAdvertisedEndpoint("localhost:" + portB));
+        first = Engine.start(EngineFailoverIT.settings(stateDirA).withAdvertisedEndpoint("localhost:" + portA));
+        second = Engine.start(EngineFailoverIT.settings(stateDirB).withAdvertisedEndpoint("localhost:" + portB));
         client = new EngineClient(SharedKafka.bootstrapServers());
         await().atMost(Duration.ofSeconds(90)).until(() -> first.isRunning() && second.isRunning());
     }

@@ -17,7 +17,7 @@ import dev.sopline.schemas.command.SubmitStep;
 import dev.sopline.schemas.instance.InstanceState;
 import dev.sopline.schemas.instance.PendingStep;
 import dev.sopline.testing.SharedKafka;
-import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -30,6 +30,7 @@ import org.apache.kafka.streams.StoreQueryParameters;
 import org.apache.kafka.streams.state.QueryableStoreTypes;
 import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A page of the pending feed is one point in time: a step resolved before the page was read is not on it, even when
@@ -42,10 +43,10 @@ class PendingFeedSnapshotIT {
     private static final String WORKSPACE = "pending-snapshot";
 
     @Test
-    void shouldLeaveAStepResolvedBeforeThePageOffItWhenTheEngineCommitsWhileThePageIsRead() throws Exception {
+    void shouldLeaveAStepResolvedBeforeThePageOffItWhenTheEngineCommitsWhileThePageIsRead(@TempDir Path stateDir) throws Exception {
         EngineSettings settings = EngineSettings.fromEnvironment(Map.of("SOP_ENGINE_COMMIT_INTERVAL_MS", "1000"))
                 .withBootstrapServers(SharedKafka.bootstrapServers())
-                .withStateDir(Files.createTempDirectory("pending-snapshot"));
+                .withStateDir(stateDir);
         int partitions;
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, settings.bootstrapServers()))) {
             EngineTopics.ensure(admin, settings.partitions(), settings.replication());

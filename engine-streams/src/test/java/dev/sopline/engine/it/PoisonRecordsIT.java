@@ -7,11 +7,11 @@ import com.github.f4b6a3.ulid.UlidCreator;
 import dev.sopline.engine.runtime.Engine;
 import dev.sopline.schemas.command.CommandReply;
 import dev.sopline.schemas.command.SubmitStep;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The records that used to stop the engine for good (a start with 600 KB of inputs, a third large process version)
@@ -39,8 +39,7 @@ class PoisonRecordsIT {
     }
 
     @Test
-    void shouldAnswerPoisonRecordsCleanlyAndKeepServingAcrossARestart() throws Exception {
-        Path stateDir = Files.createTempDirectory("engine-poison");
+    void shouldAnswerPoisonRecordsCleanlyAndKeepServingAcrossARestart(@TempDir Path stateDir) throws Exception {
         String kept = UlidCreator.getMonotonicUlid().toString();
         try (EngineClient client = new EngineClient(dev.sopline.testing.SharedKafka.bootstrapServers())) {
             try (Engine engine = Engine.start(EngineFailoverIT.settings(stateDir))) {
@@ -80,8 +79,8 @@ class PoisonRecordsIT {
     }
 
     @Test
-    void shouldReportUnhealthyWhenTheEngineCannotProgress() throws Exception {
-        Engine engine = Engine.start(EngineFailoverIT.settings(Files.createTempDirectory("engine-health")));
+    void shouldReportUnhealthyWhenTheEngineCannotProgress(@TempDir Path stateDir) throws Exception {
+        Engine engine = Engine.start(EngineFailoverIT.settings(stateDir));
         try {
             await().atMost(Duration.ofSeconds(90)).until(engine::isHealthy);
         } finally {

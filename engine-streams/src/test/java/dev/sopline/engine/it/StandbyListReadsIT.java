@@ -18,6 +18,7 @@ import dev.sopline.testing.SharedKafka;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,6 +26,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Two replicas share the partitions; one dies without leaving the group. Until the group notices (its session
@@ -36,6 +38,10 @@ class StandbyListReadsIT {
     private static final String PROCESS = EngineClient.oneFormStep("standby-form");
     private static final int INSTANCES = 12;
     private static final List<Integer> EVERY_PARTITION = IntStream.range(0, 6).boxed().toList();
+
+    /** Where each replica of a test has its own state directory. */
+    @TempDir
+    Path stateDirs;
 
     @Test
     void shouldListTheDeadReplicasInstancesFromTheStandbyCopyBeforeTheGroupMovesItsPartitions() throws Exception {
@@ -85,10 +91,10 @@ class StandbyListReadsIT {
         }
     }
 
-    private static Engine start(String standbyReplicas) throws IOException {
+    private Engine start(String standbyReplicas) throws IOException {
         EngineSettings settings = EngineSettings.fromEnvironment(Map.of("SOP_ENGINE_STANDBY_REPLICAS", standbyReplicas))
                 .withBootstrapServers(SharedKafka.bootstrapServers())
-                .withStateDir(Files.createTempDirectory("standby-lists"))
+                .withStateDir(Files.createTempDirectory(stateDirs, "standby-lists"))
                 .withAdvertisedEndpoint("localhost:" + freePort());
         return Engine.start(settings);
     }

@@ -18,7 +18,7 @@ import dev.sopline.testing.SharedKafka;
 import io.cloudevents.CloudEvent;
 import io.cloudevents.jackson.JsonFormat;
 import io.cloudevents.kafka.CloudEventDeserializer;
-import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -33,6 +33,7 @@ import org.assertj.core.groups.Tuple;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -63,9 +64,9 @@ class SubscriberEventsIT {
     private static Engine engine;
 
     @BeforeAll
-    static void startEngine() throws Exception {
+    static void startEngine(@TempDir Path stateDir) throws Exception {
         client = new EngineClient(SharedKafka.bootstrapServers());
-        engine = Engine.start(EngineFailoverIT.settings(Files.createTempDirectory("engine-subscriber")).withEventsTopicPerWorkspace(true));
+        engine = Engine.start(EngineFailoverIT.settings(stateDir).withEventsTopicPerWorkspace(true));
         await().atMost(Duration.ofSeconds(90)).until(engine::isRunning);
     }
 

@@ -15,16 +15,19 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import org.apache.kafka.streams.KafkaStreams;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The engine's query endpoints answer every error over HTTP, as a gateway or another replica sees it. */
 class QueryServerErrorsIT {
 
     private final HttpClient http = HttpClient.newHttpClient();
+    @TempDir
+    Path stateDir;
 
     @Test
     void shouldAnswer503WithRetryAfterUntilTheStoresAreRestored() throws Exception {
@@ -76,10 +79,10 @@ class QueryServerErrorsIT {
     }
 
     /** An application of its own, so this replica shares no partitions with the other tests' engines. */
-    private static EngineSettings settings(String applicationId) throws IOException {
+    private EngineSettings settings(String applicationId) {
         return EngineSettings.fromEnvironment(Map.of("SOP_ENGINE_APPLICATION_ID", applicationId))
                 .withBootstrapServers(SharedKafka.bootstrapServers())
-                .withStateDir(Files.createTempDirectory(applicationId));
+                .withStateDir(stateDir);
     }
 
     private static int freePort() throws IOException {

@@ -10,7 +10,7 @@ import dev.sopline.engine.runtime.EngineSettings;
 import dev.sopline.engine.topology.EngineConfig;
 import dev.sopline.engine.topology.EngineTopology;
 import dev.sopline.testing.SharedKafka;
-import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -29,6 +29,7 @@ import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StoreQueryParameters;
 import org.apache.kafka.streams.StreamsConfig;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A replica that is the only one (no advertised endpoint, as in the standalone) reads an instance from the store of
@@ -38,10 +39,10 @@ import org.junit.jupiter.api.Test;
 class SoleReplicaReadsIT {
 
     @Test
-    void shouldReadAnInstanceAndItsHistoryFromThePartitionItsCommandsAreOn() throws Exception {
+    void shouldReadAnInstanceAndItsHistoryFromThePartitionItsCommandsAreOn(@TempDir Path stateDir) throws Exception {
         EngineSettings settings = EngineSettings.fromEnvironment(Map.of("SOP_ENGINE_APPLICATION_ID", "sole-replica-reads"))
                 .withBootstrapServers(SharedKafka.bootstrapServers())
-                .withStateDir(Files.createTempDirectory("sole-replica-reads"));
+                .withStateDir(stateDir);
         int partitions;
         String keysTopic = "sole-replica-keys";
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, settings.bootstrapServers()))) {

@@ -19,7 +19,7 @@ import io.cloudevents.CloudEvent;
 import io.cloudevents.kafka.CloudEventDeserializer;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -36,6 +36,7 @@ import org.apache.kafka.streams.test.TestRecord;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The public topics as a CloudEvents SDK reads them: {@code sop.events} in the Kafka binding's structured mode,
@@ -47,6 +48,8 @@ class CloudEventBindingTopologyTest {
     private static final String FORM_STEPS = Topics.stepReady(StepType.FORM);
 
     private final CloudEventDeserializer cloudEvents = new CloudEventDeserializer();
+    @TempDir
+    Path stateDir;
     private TopologyTestDriver driver;
     private TestInputTopic<String, Command> commands;
     private TestOutputTopic<String, byte[]> events;
@@ -57,7 +60,7 @@ class CloudEventBindingTopologyTest {
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "engine-test");
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
-        props.put(StreamsConfig.STATE_DIR_CONFIG, Files.createTempDirectory("cloudevent-binding").toString());
+        props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
         driver = new TopologyTestDriver(EngineTopology.build(new EngineConfig(Duration.ofMillis(100), new CallbackIds(EngineHarness.SECRET))),
                 props, EngineHarness.START);
         commands = driver.createInputTopic(EngineTopics.COMMANDS, new StringSerializer(), new RecordSerde<>(Command.class).serializer());

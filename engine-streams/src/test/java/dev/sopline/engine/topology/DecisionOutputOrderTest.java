@@ -20,9 +20,7 @@ import dev.sopline.schemas.definition.ProcessFiles;
 import dev.sopline.schemas.definition.StepType;
 import dev.sopline.schemas.instance.InstanceState;
 import java.io.File;
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -40,6 +38,7 @@ import org.apache.kafka.streams.state.StoreBuilder;
 import org.apache.kafka.streams.state.Stores;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * What a decision hands on to Kafka, in order, and to the gateway in its JVM. A worker waits for its step, so the step
@@ -53,13 +52,7 @@ class DecisionOutputOrderTest {
 
     /** Each record handed on, with the step the stored instance had active at that moment. */
     private final List<String> forwardsSeen = new ArrayList<>();
-    private final MockProcessorContext<String, Object> context = new MockProcessorContext<>(properties(), new TaskId(0, 0), stateDir()) {
-        @Override
-        public <K extends String, V> void forward(Record<K, V> record, String childName) {
-            forwardsSeen.add(childName + ", active step: " + storedActiveStep());
-            super.forward(record, childName);
-        }
-    };
+    private final MockProcessorContext<String, Object> context;
     private final List<StateStore> stores = new ArrayList<>();
     private final List<String> heard = new ArrayList<>();
     /** How many events had been handed on when the listener was told of each change of the instance. */
@@ -88,6 +81,17 @@ class DecisionOutputOrderTest {
                 }
             }));
     private long offset;
+
+    /** @param stateDir the stores' directory, deleted after each test, once {@link #closeStores()} has closed them */
+    DecisionOutputOrderTest(@TempDir File stateDir) {
+        context = new MockProcessorContext<>(properties(), new TaskId(0, 0), stateDir) {
+            @Override
+            public <K extends String, V> void forward(Record<K, V> record, String childName) {
+                forwardsSeen.add(childName + ", active step: " + storedActiveStep());
+                super.forward(record, childName);
+            }
+        };
+    }
 
     @AfterEach
     void closeStores() {
@@ -241,13 +245,5 @@ class DecisionOutputOrderTest {
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "decision-output-order");
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
         return props;
-    }
-
-    private static File stateDir() {
-        try {
-            return Files.createTempDirectory("decision-output-order").toFile();
-        } catch (IOException e) {
-            throw new IllegalStateException(e);
-        }
     }
 }

@@ -28,7 +28,10 @@ import dev.sopline.schemas.topic.Topics;
 import io.cloudevents.CloudEvent;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -42,6 +45,7 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.common.utils.Utils;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
@@ -58,6 +62,8 @@ final class EngineHarness implements AutoCloseable {
     static final Instant START = Instant.parse("2026-03-02T08:00:00Z");
     static final byte[] SECRET = "a test secret of thirty-two byte".getBytes(StandardCharsets.UTF_8);
 
+    /** The driver's state directory, deleted when the driver is closed: tests make harnesses as they are built. */
+    private final Path stateDir;
     private final TopologyTestDriver driver;
     private final AtomicInteger commandIds = new AtomicInteger();
     private final TestInputTopic<String, Command> commands;
@@ -80,10 +86,11 @@ final class EngineHarness implements AutoCloseable {
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "engine-test");
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
         try {
-            props.put(StreamsConfig.STATE_DIR_CONFIG, java.nio.file.Files.createTempDirectory("engine-harness").toString());
-        } catch (java.io.IOException e) {
+            stateDir = Files.createTempDirectory("engine-harness");
+        } catch (IOException e) {
             throw new IllegalStateException(e);
         }
+        props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
         driver = new TopologyTestDriver(EngineTopology.build(config), props, START);
         StringSerializer keys = new StringSerializer();
         commands = driver.createInputTopic(EngineTopics.COMMANDS, keys, new RecordSerde<>(Command.class).serializer());
@@ -302,6 +309,14 @@ final class EngineHarness implements AutoCloseable {
 
     @Override
     public void close() {
-        driver.close();
+        try {
+            driver.close();
+        } finally {
+            try {
+                Utils.delete(stateDir.toFile());
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
     }
 }

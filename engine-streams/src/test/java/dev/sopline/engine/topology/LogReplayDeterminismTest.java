@@ -21,6 +21,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -35,6 +36,7 @@ import java.util.function.Function;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.Serializer;
+import org.apache.kafka.common.utils.Utils;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
@@ -243,6 +245,8 @@ class LogReplayDeterminismTest {
     /** The production topology in a test driver, every record kept as bytes. */
     private static final class Engine implements AutoCloseable {
 
+        /** The driver's state directory, deleted when the engine is closed. */
+        private final Path stateDir;
         private final TopologyTestDriver driver;
         private final TestInputTopic<byte[], byte[]> commands;
         private final TestOutputTopic<byte[], byte[]> written;
@@ -255,10 +259,11 @@ class LogReplayDeterminismTest {
             props.put(StreamsConfig.APPLICATION_ID_CONFIG, "replay-test");
             props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
             try {
-                props.put(StreamsConfig.STATE_DIR_CONFIG, Files.createTempDirectory("replay-test").toString());
+                stateDir = Files.createTempDirectory("replay-test");
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
+            props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
             driver = new TopologyTestDriver(EngineTopology.build(new EngineConfig(Duration.ofMillis(100), CALLBACK_IDS)), props, START);
             commands = driver.createInputTopic(EngineTopics.COMMANDS, new ByteArraySerializer(), new ByteArraySerializer());
             written = driver.createOutputTopic(EngineTopics.COMMANDS, new ByteArrayDeserializer(), new ByteArrayDeserializer());
@@ -302,7 +307,15 @@ class LogReplayDeterminismTest {
 
         @Override
         public void close() {
-            driver.close();
+            try {
+                driver.close();
+            } finally {
+                try {
+                    Utils.delete(stateDir.toFile());
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            }
         }
     }
 }
