@@ -9,7 +9,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -19,6 +19,7 @@ import java.util.stream.Stream;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 
@@ -32,7 +33,7 @@ class GatewayShutdownIT {
     private static final String TOKEN = "shutdown-it-token";
 
     @Test
-    void shouldEndOpenEventStreamsCleanlyWhenTheGatewayStops() throws Exception {
+    void shouldEndOpenEventStreamsCleanlyWhenTheGatewayStops(@TempDir Path dataDir) throws Exception {
         // A gateway without an engine of its own: one would join the shared test engine's group and move its partitions
         // under the other tests of this JVM. Event streams need no engine, only the platform's topics.
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, SharedKafka.bootstrapServers()))) {
@@ -43,7 +44,7 @@ class GatewayShutdownIT {
                 "--server.port=0",
                 "--sop.kafka.bootstrap-servers=" + SharedKafka.bootstrapServers(),
                 "--sop.bootstrap-token=" + TOKEN,
-                "--sop.data-dir=" + Files.createTempDirectory("gateway-shutdown-it"),
+                "--sop.data-dir=" + dataDir,
                 "--sop.engine.query-urls=http://localhost:9");
         int port = gateway.getEnvironment().getRequiredProperty("local.server.port", Integer.class);
         HttpRequest request = HttpRequest.newBuilder(URI.create("http://localhost:" + port + "/sop/events"))

@@ -21,10 +21,12 @@ import dev.sopline.client.model.Step;
 import dev.sopline.client.model.SubmitRequest;
 import java.io.File;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A client generated from the OpenAPI document by openapi-generator (Java, native HTTP client; see the gateway's
@@ -34,6 +36,9 @@ class GeneratedClientIT extends GatewayTestBase {
 
     private static final String PROCESS = "client-review";
     private static final String FILE = GatewayApiIT.REVIEW.replace("name: review", "name: " + PROCESS);
+
+    @TempDir
+    Path files;
 
     private ProcessesApi processes;
     private InstancesApi instances;
@@ -51,7 +56,7 @@ class GeneratedClientIT extends GatewayTestBase {
 
     @Test
     void shouldRegisterStartResolveAndReadAnInstanceWithTheGeneratedClient() throws Exception {
-        File file = Files.writeString(Files.createTempFile("client-review", ".yaml"), FILE).toFile();
+        File file = Files.writeString(Files.createTempFile(files, "client-review", ".yaml"), FILE).toFile();
         RegisteredProcess registered = processes.registerProcess(file);
         assertThat(registered.getName()).isEqualTo(PROCESS);
 
@@ -80,7 +85,7 @@ class GeneratedClientIT extends GatewayTestBase {
 
     @Test
     void shouldReadTheDocumentedErrorBodyFromARefusal() throws Exception {
-        File file = Files.writeString(Files.createTempFile("client-review", ".yaml"), FILE).toFile();
+        File file = Files.writeString(Files.createTempFile(files, "client-review", ".yaml"), FILE).toFile();
         processes.registerProcess(file);
 
         ApiException refused = assertThrows(ApiException.class,

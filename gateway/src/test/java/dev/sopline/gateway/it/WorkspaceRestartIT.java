@@ -6,19 +6,20 @@ import dev.sopline.gateway.config.SopProperties;
 import dev.sopline.gateway.workspace.WorkspaceRecord;
 import dev.sopline.gateway.workspace.WorkspaceRegistry;
 import dev.sopline.testing.SharedKafka;
-import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** Workspaces across a restart of the gateway: a new registry reads {@code sop.workspaces} again. */
 class WorkspaceRestartIT {
 
     @Test
-    void shouldKeepLiveAndDeletedWorkspacesWhenTheGatewayRestarts() throws Exception {
+    void shouldKeepLiveAndDeletedWorkspacesWhenTheGatewayRestarts(@TempDir Path dataDir) throws Exception {
         SopProperties properties = new SopProperties(new SopProperties.Kafka(SharedKafka.bootstrapServers()), null,
-                Files.createTempDirectory("workspace-restart-it"), null, null, new SopProperties.RateLimit(50, 100), Duration.ofSeconds(10), null, null);
+                dataDir, null, null, new SopProperties.RateLimit(50, 100), Duration.ofSeconds(10), null, null);
         String live = "live-" + UUID.randomUUID().toString().substring(0, 8);
         String deleted = "gone-" + UUID.randomUUID().toString().substring(0, 8);
         WorkspaceRegistry first = new WorkspaceRegistry(properties);
