@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Stream;
+import org.apache.kafka.common.utils.Utils;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Dimension;
 import org.openqa.selenium.JavascriptExecutor;
@@ -33,9 +34,12 @@ final class Browser implements AutoCloseable {
 
     private final ChromeDriver driver;
     private final WebDriverWait wait;
+    /** The browser's profile, deleted once it has quit. */
+    private final Path profile;
 
-    private Browser(ChromeDriver driver) {
+    private Browser(ChromeDriver driver, Path profile) {
         this.driver = driver;
+        this.profile = profile;
         // Pages that follow a live stream render again when it opens and on every change, which can replace an element
         // while a wait reads it: the wait then looks again.
         this.wait = new WebDriverWait(driver, Duration.ofSeconds(20));
@@ -52,18 +56,19 @@ final class Browser implements AutoCloseable {
     }
 
     static Browser open(Path[] executables) {
+        Path profile = temporaryDirectory();
         ChromeOptions options = new ChromeOptions();
         options.setBinary(executables[0].toFile());
         // Headless without a sandbox (tests may run as root), and without the background calls to Google's
         // services that a closed network refuses.
         options.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
                 "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-quic",
-                "--no-first-run", "--window-size=1280,1000", "--user-data-dir=" + temporaryDirectory());
+                "--no-first-run", "--window-size=1280,1000", "--user-data-dir=" + profile);
         ChromeDriverService service = new ChromeDriverService.Builder()
                 .usingDriverExecutable(executables[1].toFile())
                 .usingAnyFreePort()
                 .build();
-        return new Browser(new ChromeDriver(service, options));
+        return new Browser(new ChromeDriver(service, options), profile);
     }
 
     ChromeDriver driver() {
@@ -121,7 +126,15 @@ final class Browser implements AutoCloseable {
 
     @Override
     public void close() {
-        driver.quit();
+        try {
+            driver.quit();
+        } finally {
+            try {
+                Utils.delete(profile.toFile());
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
     }
 
     private static Optional<Path> onPath(String... names) {
@@ -132,9 +145,9 @@ final class Browser implements AutoCloseable {
                 .findFirst();
     }
 
-    private static String temporaryDirectory() {
+    private static Path temporaryDirectory() {
         try {
-            return Files.createTempDirectory("chromium-profile").toString();
+            return Files.createTempDirectory("chromium-profile");
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

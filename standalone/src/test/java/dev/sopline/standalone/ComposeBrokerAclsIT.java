@@ -49,6 +49,8 @@ import org.apache.kafka.server.common.MetadataVersion;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.CleanupMode;
+import org.junit.jupiter.api.io.TempDir;
 import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.Yaml;
 import org.yaml.snakeyaml.constructor.SafeConstructor;
@@ -121,7 +123,9 @@ class ComposeBrokerAclsIT {
 
     @Test
     @SuppressWarnings("unchecked")
-    void shouldServeWhenThePlatformSignsInWithTheComposeEnginesVariables() throws Exception {
+    void shouldServeWhenThePlatformSignsInWithTheComposeEnginesVariables(
+            // The platform's data directory and its log beside it: kept when the test fails.
+            @TempDir(cleanup = CleanupMode.ON_SUCCESS) Path workDir) throws Exception {
         Map<String, Object> engine = (Map<String, Object>) composeServices().get("engine-1");
         Map<String, String> env = new HashMap<>();
         ((Map<String, Object>) engine.get("environment")).forEach((name, value) -> {
@@ -135,7 +139,7 @@ class ComposeBrokerAclsIT {
         env.put("SOP_HTTP_PORT", String.valueOf(httpPort));
         env.put("SOP_JUDGMENT_WORKER", "false");
         env.put("SOP_BOOTSTRAP_TOKEN", "compose-broker-acls-it");
-        Path dataDir = Files.createTempDirectory("compose-platform");
+        Path dataDir = Files.createTempDirectory(workDir, "compose-platform");
 
         try (StandaloneProcess platform = new StandaloneProcess(dataDir, env)) {
             platform.start();

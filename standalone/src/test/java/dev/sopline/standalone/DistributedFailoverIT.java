@@ -8,7 +8,6 @@ import dev.sopline.gateway.GatewayApplication;
 import dev.sopline.testing.SharedKafka;
 import dev.sopline.testing.SopApi;
 import dev.sopline.worker.SopWorker;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -20,6 +19,8 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.CleanupMode;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The shape of {@code docker-compose.yml} as processes on the embedded broker: two engine replicas sharing the
@@ -78,8 +79,9 @@ class DistributedFailoverIT {
     private final long origin = System.nanoTime();
 
     @Test
-    void shouldServeStartsAndReadsThroughTheOtherReplicaWhileEitherIsKilled() throws Exception {
-        Path workDir = Files.createTempDirectory("distributed-it");
+    void shouldServeStartsAndReadsThroughTheOtherReplicaWhileEitherIsKilled(
+            // The processes' data directories and logs: removed once they have exited, kept when the test fails.
+            @TempDir(cleanup = CleanupMode.ON_SUCCESS) Path workDir) throws Exception {
         int queryPort1 = StandaloneProcess.freePort();
         int queryPort2 = StandaloneProcess.freePort();
         int httpPort = StandaloneProcess.freePort();

@@ -12,6 +12,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.io.CleanupMode;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -21,10 +23,14 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 class PortClashIT {
 
+    /** Holds the data directory and the platform's log beside it; kept when the test fails, to read the log. */
+    @TempDir(cleanup = CleanupMode.ON_SUCCESS)
+    Path workDir;
+
     @ParameterizedTest
     @ValueSource(strings = {"SOP_HTTP_PORT", "SOP_KAFKA_PORT", "SOP_KAFKA_CONTROLLER_PORT"})
     void shouldExitWithOneLineNamingTheSettingWhenItsPortIsTaken(String variable) throws Exception {
-        Path dataDir = Files.createTempDirectory("port-clash").resolve("data");
+        Path dataDir = workDir.resolve("data");
         try (ServerSocket taken = new ServerSocket(0)) {
             Map<String, String> env = new HashMap<>(Map.of(
                     "SOP_HTTP_PORT", String.valueOf(StandaloneProcess.freePort()),

@@ -13,6 +13,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.CleanupMode;
+import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -26,8 +28,10 @@ class StandaloneQuickstartIT {
     private static final String PROCESS = "expense-approval";
 
     @Test
-    void shouldFinishEveryInstanceWhenKilledAndRestartedOnTheSameDataDirectory() throws Exception {
-        Path dataDir = Files.createTempDirectory("standalone-it").resolve("data");
+    void shouldFinishEveryInstanceWhenKilledAndRestartedOnTheSameDataDirectory(
+            @TempDir(cleanup = CleanupMode.ON_SUCCESS) Path workDir) throws Exception {
+        // The platform's log goes beside its data directory: both are kept when the test fails.
+        Path dataDir = workDir.resolve("data");
         Files.createDirectories(dataDir);
         int httpPort = StandaloneProcess.freePort();
         int kafkaPort = StandaloneProcess.freePort();

@@ -19,6 +19,7 @@ import java.util.Optional;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
 import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.Keys;
@@ -135,6 +136,9 @@ class TaskInboxBrowserIT {
 
     private static final String TOKEN = "inbox-it-token";
 
+    /** The gateway's, removed after the class, once {@link #stopPlatform()} has closed it. */
+    @TempDir
+    static Path dataDir;
     private static Path[] executables;
     private static ConfigurableApplicationContext gateway;
     private static SopWorker judgmentWorker;
@@ -148,7 +152,7 @@ class TaskInboxBrowserIT {
         gateway = new SpringApplication(GatewayApplication.class).run("--server.port=0",
                 "--sop.kafka.bootstrap-servers=" + SharedKafka.bootstrapServers(),
                 "--sop.bootstrap-token=" + TOKEN,
-                "--sop.data-dir=" + Files.createTempDirectory("inbox-it"));
+                "--sop.data-dir=" + dataDir);
         port = Integer.parseInt(gateway.getEnvironment().getProperty("local.server.port"));
         // The agent of a fresh installation: the offline local model. Its confidence over two answers stays far
         // below the step's 0.99 threshold, so it proposes and hands the step to a person.
@@ -171,8 +175,8 @@ class TaskInboxBrowserIT {
     }
 
     @Test
-    void shouldLetAPersonFinishAnInstanceFromTheBrowserAlone() throws Exception {
-        Path processFile = Files.createTempFile("purchase-request", ".yaml");
+    void shouldLetAPersonFinishAnInstanceFromTheBrowserAlone(@TempDir Path files) throws Exception {
+        Path processFile = Files.createTempFile(files, "purchase-request", ".yaml");
         Files.writeString(processFile, PROCESS);
         String ui = "http://localhost:" + port + "/ui/";
         String instanceId;
