@@ -13,6 +13,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.apache.kafka.common.utils.Utils;
 
 /** The standalone platform in its own JVM, as users run it, on fresh ports and a fresh data directory. */
 final class PlatformProcess implements AutoCloseable {
@@ -23,14 +24,17 @@ final class PlatformProcess implements AutoCloseable {
     private long peakBeforeReset = -1;
     final int httpPort;
     final int kafkaPort;
-    /** Where the platform's output goes: what to read when it does not come up. */
+    /** Where the platform's output goes: what to read when it does not come up. Beside the data directory, and kept. */
     private final Path log;
+    /** The platform's data directory, deleted once the platform has stopped. */
+    private final Path dataDir;
 
-    private PlatformProcess(Process process, int httpPort, int kafkaPort, Path log) {
+    private PlatformProcess(Process process, int httpPort, int kafkaPort, Path log, Path dataDir) {
         this.process = process;
         this.httpPort = httpPort;
         this.kafkaPort = kafkaPort;
         this.log = log;
+        this.dataDir = dataDir;
     }
 
     /**
@@ -72,7 +76,7 @@ final class PlatformProcess implements AutoCloseable {
         Process process = builder.start();
         // A benchmark stopped half-way does not leave a platform running behind it.
         Runtime.getRuntime().addShutdownHook(new Thread(process::destroy));
-        return new PlatformProcess(process, httpPort, kafkaPort, log);
+        return new PlatformProcess(process, httpPort, kafkaPort, log, dataDir);
     }
 
     long pid() {
@@ -202,6 +206,14 @@ final class PlatformProcess implements AutoCloseable {
         process.destroy();
         if (!process.waitFor(60, java.util.concurrent.TimeUnit.SECONDS)) {
             process.destroyForcibly();
+            process.waitFor();
+        }
+        // Nothing the report or the log names is in it; a run leaves the broker's and the engine's data otherwise.
+        try {
+            Utils.delete(dataDir.toFile());
+        } catch (IOException e) {
+            // The measurements are what matters: a directory left behind is not a reason to lose them.
+            System.err.println("Could not delete the platform's data directory " + dataDir + ": " + e);
         }
     }
 }
