@@ -23,8 +23,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
+import org.apache.kafka.streams.KafkaStreams;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -69,6 +71,7 @@ class StandbyListReadsIT {
         } finally {
             first.closeAbruptly();
             second.close();
+            awaitStopped(first);
         }
     }
 
@@ -88,7 +91,15 @@ class StandbyListReadsIT {
         } finally {
             first.closeAbruptly();
             second.close();
+            awaitStopped(first);
         }
+    }
+
+    /** An abrupt close returns at once and its threads stop after it; their state directory is deleted only once they have. */
+    private static void awaitStopped(Engine engine) {
+        Set<KafkaStreams.State> stopped = Set.of(KafkaStreams.State.NOT_RUNNING, KafkaStreams.State.ERROR);
+        await("the abruptly closed engine's threads stopped").atMost(Duration.ofSeconds(30))
+                .until(() -> stopped.contains(engine.state()) && stopped.contains(engine.relayState()));
     }
 
     private Engine start(String standbyReplicas) throws IOException {
