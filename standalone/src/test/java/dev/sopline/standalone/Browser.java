@@ -1,5 +1,6 @@
 package dev.sopline.standalone;
 
+import dev.sopline.testing.TemporaryDirectories;
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -10,7 +11,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Stream;
-import org.apache.kafka.common.utils.Utils;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Dimension;
 import org.openqa.selenium.JavascriptExecutor;
@@ -129,11 +129,7 @@ final class Browser implements AutoCloseable {
         try {
             driver.quit();
         } finally {
-            try {
-                Utils.delete(profile.toFile());
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
+            TemporaryDirectories.deleteNow(profile);
         }
     }
 

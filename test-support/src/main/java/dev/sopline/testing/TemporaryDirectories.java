@@ -39,6 +39,15 @@ public final class TemporaryDirectories {
         }
     }
 
+    /** Deletes a directory with everything in it, now: for one whose user (a test driver, a browser) has just been closed. */
+    public static void deleteNow(Path directory) {
+        try {
+            Utils.delete(directory.toFile());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     private static void deleteAll() {
         for (Path directory : HANDED_OUT) {
             try {

@@ -25,10 +25,10 @@ import dev.sopline.schemas.instance.JudgmentDecision;
 import dev.sopline.schemas.instance.StepError;
 import dev.sopline.schemas.instance.PendingStep;
 import dev.sopline.schemas.topic.Topics;
+import dev.sopline.testing.TemporaryDirectories;
 import io.cloudevents.CloudEvent;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -45,7 +45,6 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.common.utils.Bytes;
-import org.apache.kafka.common.utils.Utils;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
@@ -312,11 +311,7 @@ final class EngineHarness implements AutoCloseable {
         try {
             driver.close();
         } finally {
-            try {
-                Utils.delete(stateDir.toFile());
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
+            TemporaryDirectories.deleteNow(stateDir);
         }
     }
 }

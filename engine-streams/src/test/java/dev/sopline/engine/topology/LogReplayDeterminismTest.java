@@ -17,6 +17,7 @@ import dev.sopline.schemas.definition.StepType;
 import dev.sopline.schemas.event.StepResult;
 import dev.sopline.schemas.instance.StepError;
 import dev.sopline.schemas.topic.Topics;
+import dev.sopline.testing.TemporaryDirectories;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -36,7 +37,6 @@ import java.util.function.Function;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.Serializer;
-import org.apache.kafka.common.utils.Utils;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
@@ -310,11 +310,7 @@ class LogReplayDeterminismTest {
             try {
                 driver.close();
             } finally {
-                try {
-                    Utils.delete(stateDir.toFile());
-                } catch (IOException e) {
-                    throw new UncheckedIOException(e);
-                }
+                TemporaryDirectories.deleteNow(stateDir);
             }
         }
     }
