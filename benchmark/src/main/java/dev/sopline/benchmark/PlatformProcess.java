@@ -203,6 +203,11 @@ final class PlatformProcess implements AutoCloseable {
 
     @Override
     public void close() throws InterruptedException {
+        stop(process, dataDir);
+    }
+
+    /** Stops the platform, waiting for it to exit, then deletes its data directory: a run leaves nothing of it behind. */
+    static void stop(Process process, Path dataDir) throws InterruptedException {
         process.destroy();
         if (!process.waitFor(60, java.util.concurrent.TimeUnit.SECONDS)) {
             process.destroyForcibly();
