@@ -6,8 +6,8 @@ import java.util.Set;
 
 /**
  * What one instance cost the broker, in counts rather than CPU: requests by kind, records and bytes taken in. The
- * broker's CPU follows its requests (docs/decisions.md, "What the broker's CPU follows"), and counts do not swing with
- * the host's speed as CPU-seconds do, so this line is how two builds' broker work compares on a noisy host.
+ * broker's CPU follows its requests (docs/decisions.md, "What the broker's CPU follows"), and counts swing far less
+ * with the host's speed than CPU-seconds do, so this line is how two builds' broker work compares on a noisy host.
  */
 final class BrokerLoad {
 
