@@ -73,7 +73,7 @@ public final class Engine implements EmbeddedEngine {
     public static Engine start(EngineSettings settings, MeterRegistry registry, DecisionListener listener) {
         int commandPartitions;
         try (Admin admin = Admin.create(KafkaClientSecurity.secured(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, settings.bootstrapServers())))) {
-            EngineTopics.ensure(admin, settings.partitions(), settings.replication());
+            EngineTopics.ensure(admin, settings.partitions(), settings.topicPartitions(), settings.replication());
             commandPartitions = EngineTopics.partitions(admin, EngineTopics.COMMANDS);
         }
         CallbackIds callbackIds = new CallbackIds(EngineSecret.resolve(settings));

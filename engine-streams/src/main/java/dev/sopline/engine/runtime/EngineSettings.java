@@ -28,7 +28,13 @@ import org.apache.kafka.streams.errors.LogAndContinueExceptionHandler;
  * @param bootstrapServers Kafka bootstrap servers
  * @param applicationId Kafka Streams application id, shared by every engine replica
  * @param stateDir where local stores live
- * @param partitions partitions of the engine's topics when it creates them
+ * @param partitions partitions of the engine's own topics when it creates them ({@code SOP_ENGINE_PARTITIONS}, default 6):
+ *     the command log, the replies, and so the changelogs of its stores, which take the command log's count. They
+ *     bound how many replicas and stream threads share the engine's work, and each transaction of the engine touches
+ *     every one of them that its decisions wrote to
+ * @param topicPartitions partitions of the public topics the engine creates ({@code SOP_TOPIC_PARTITIONS}, default the
+ *     engine's): the step topics, {@code sop.step-results} and {@code sop.events}. They bound how many workers of a
+ *     team and how many members of a subscriber's group share the records
  * @param replication replication factor of the engine's topics when it creates them
  * @param standbyReplicas warm copies of each store on other replicas
  * @param commitInterval Kafka Streams commit interval
@@ -50,6 +56,7 @@ public record EngineSettings(
         String applicationId,
         Path stateDir,
         int partitions,
+        int topicPartitions,
         short replication,
         int standbyReplicas,
         Duration commitInterval,
@@ -70,6 +77,7 @@ public record EngineSettings(
                 env.getOrDefault("SOP_ENGINE_APPLICATION_ID", "sop-engine"),
                 Path.of(env.getOrDefault("SOP_ENGINE_STATE_DIR", dataDir.resolve("engine").toString())),
                 Integer.parseInt(env.getOrDefault("SOP_ENGINE_PARTITIONS", "6")),
+                Integer.parseInt(env.getOrDefault("SOP_TOPIC_PARTITIONS", env.getOrDefault("SOP_ENGINE_PARTITIONS", "6"))),
                 EngineTopics.replication(env),
                 Integer.parseInt(env.getOrDefault("SOP_ENGINE_STANDBY_REPLICAS", "0")),
                 Duration.ofMillis(Long.parseLong(env.getOrDefault("SOP_ENGINE_COMMIT_INTERVAL_MS", String.valueOf(DEFAULT_COMMIT_INTERVAL.toMillis())))),
@@ -103,45 +111,45 @@ public record EngineSettings(
     }
 
     public EngineSettings withRetention(Duration newRetention) {
-        return new EngineSettings(bootstrapServers, applicationId, stateDir, partitions, replication, standbyReplicas, commitInterval,
+        return new EngineSettings(bootstrapServers, applicationId, stateDir, partitions, topicPartitions, replication, standbyReplicas, commitInterval,
                 streamThreads, advertisedEndpoint, timerInterval, engineSecret, instanceMaxBytes, eventsTopicPerWorkspace, newRetention);
     }
 
     public EngineSettings withStateDir(Path dir) {
-        return new EngineSettings(bootstrapServers, applicationId, dir, partitions, replication, standbyReplicas, commitInterval,
+        return new EngineSettings(bootstrapServers, applicationId, dir, partitions, topicPartitions, replication, standbyReplicas, commitInterval,
                 streamThreads, advertisedEndpoint, timerInterval, engineSecret, instanceMaxBytes, eventsTopicPerWorkspace, retention);
     }
 
     public EngineSettings withBootstrapServers(String servers) {
-        return new EngineSettings(servers, applicationId, stateDir, partitions, replication, standbyReplicas, commitInterval,
+        return new EngineSettings(servers, applicationId, stateDir, partitions, topicPartitions, replication, standbyReplicas, commitInterval,
                 streamThreads, advertisedEndpoint, timerInterval, engineSecret, instanceMaxBytes, eventsTopicPerWorkspace, retention);
     }
 
     public EngineSettings withAdvertisedEndpoint(String endpoint) {
-        return new EngineSettings(bootstrapServers, applicationId, stateDir, partitions, replication, standbyReplicas, commitInterval,
+        return new EngineSettings(bootstrapServers, applicationId, stateDir, partitions, topicPartitions, replication, standbyReplicas, commitInterval,
                 streamThreads, endpoint, timerInterval, engineSecret, instanceMaxBytes, eventsTopicPerWorkspace, retention);
     }
 
     public EngineSettings withEngineSecret(String secret) {
-        return new EngineSettings(bootstrapServers, applicationId, stateDir, partitions, replication, standbyReplicas, commitInterval,
+        return new EngineSettings(bootstrapServers, applicationId, stateDir, partitions, topicPartitions, replication, standbyReplicas, commitInterval,
                 streamThreads, advertisedEndpoint, timerInterval, secret, instanceMaxBytes, eventsTopicPerWorkspace, retention);
     }
 
     public EngineSettings withInstanceMaxBytes(long bytes) {
-        return new EngineSettings(bootstrapServers, applicationId, stateDir, partitions, replication, standbyReplicas, commitInterval,
+        return new EngineSettings(bootstrapServers, applicationId, stateDir, partitions, topicPartitions, replication, standbyReplicas, commitInterval,
                 streamThreads, advertisedEndpoint, timerInterval, engineSecret, bytes, eventsTopicPerWorkspace, retention);
     }
 
     public EngineSettings withEventsTopicPerWorkspace(boolean perWorkspace) {
-        return new EngineSettings(bootstrapServers, applicationId, stateDir, partitions, replication, standbyReplicas, commitInterval,
+        return new EngineSettings(bootstrapServers, applicationId, stateDir, partitions, topicPartitions, replication, standbyReplicas, commitInterval,
                 streamThreads, advertisedEndpoint, timerInterval, engineSecret, instanceMaxBytes, perWorkspace, retention);
     }
 
     /** Shows every setting but the secret. */
     @Override
     public String toString() {
-        return "EngineSettings[bootstrapServers=%s, applicationId=%s, stateDir=%s, partitions=%d, replication=%d, standbyReplicas=%d, "
-                .formatted(bootstrapServers, applicationId, stateDir, partitions, replication, standbyReplicas)
+        return "EngineSettings[bootstrapServers=%s, applicationId=%s, stateDir=%s, partitions=%d, topicPartitions=%d, replication=%d, standbyReplicas=%d, "
+                .formatted(bootstrapServers, applicationId, stateDir, partitions, topicPartitions, replication, standbyReplicas)
                 + "commitInterval=%s, streamThreads=%d, advertisedEndpoint=%s, timerInterval=%s, engineSecret=%s, instanceMaxBytes=%d, "
                 .formatted(commitInterval, streamThreads, advertisedEndpoint, timerInterval, engineSecret == null ? "generated" : "set",
                         instanceMaxBytes)

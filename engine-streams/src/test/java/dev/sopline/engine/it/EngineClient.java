@@ -76,7 +76,7 @@ final class EngineClient implements AutoCloseable {
         this.bootstrap = bootstrap;
         this.isolation = isolation;
         try (var admin = org.apache.kafka.clients.admin.Admin.create(Map.<String, Object>of("bootstrap.servers", bootstrap))) {
-            EngineTopics.ensure(admin, 6, (short) 1);
+            EngineTopics.ensure(admin, 6, 6, (short) 1);
         }
         Properties props = new Properties();
         props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);

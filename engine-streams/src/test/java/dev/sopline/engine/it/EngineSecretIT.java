@@ -17,7 +17,7 @@ class EngineSecretIT {
 
     private static EngineSettings settings() {
         try (Admin admin = Admin.create(Map.<String, Object>of("bootstrap.servers", SharedKafka.bootstrapServers()))) {
-            EngineTopics.ensure(admin, 6, (short) 1);
+            EngineTopics.ensure(admin, 6, 6, (short) 1);
         }
         return EngineSettings.fromEnvironment(Map.of()).withBootstrapServers(SharedKafka.bootstrapServers()).withStateDir(Path.of("unused"));
     }

@@ -49,7 +49,7 @@ class PendingFeedSnapshotIT {
                 .withStateDir(stateDir);
         int partitions;
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, settings.bootstrapServers()))) {
-            EngineTopics.ensure(admin, settings.partitions(), settings.replication());
+            EngineTopics.ensure(admin, settings.partitions(), settings.topicPartitions(), settings.replication());
             partitions = EngineTopics.partitions(admin, EngineTopics.COMMANDS);
         }
         // The engine's topology and settings, in the engine's group: it goes on from the commands other tests decided.

@@ -46,7 +46,7 @@ class SoleReplicaReadsIT {
         int partitions;
         String keysTopic = "sole-replica-keys";
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, settings.bootstrapServers()))) {
-            EngineTopics.ensure(admin, settings.partitions(), settings.replication());
+            EngineTopics.ensure(admin, settings.partitions(), settings.topicPartitions(), settings.replication());
             partitions = EngineTopics.partitions(admin, EngineTopics.COMMANDS);
             // Where a producer puts a record with each id: the partition its commands are on, had it the commands' partitions.
             admin.createTopics(List.of(new NewTopic(keysTopic, partitions, settings.replication()))).all().get(30, TimeUnit.SECONDS);

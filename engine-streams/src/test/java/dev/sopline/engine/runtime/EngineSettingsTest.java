@@ -52,6 +52,16 @@ class EngineSettingsTest {
         }
     }
 
+    @Test
+    void shouldGiveThePublicTopicsTheEnginesPartitionCountUnlessTheirOwnIsSet() {
+        assertThat(EngineSettings.fromEnvironment(Map.of())).extracting(EngineSettings::partitions, EngineSettings::topicPartitions)
+                .containsExactly(6, 6);
+        assertThat(EngineSettings.fromEnvironment(Map.of("SOP_ENGINE_PARTITIONS", "12")))
+                .extracting(EngineSettings::partitions, EngineSettings::topicPartitions).containsExactly(12, 12);
+        assertThat(EngineSettings.fromEnvironment(Map.of("SOP_ENGINE_PARTITIONS", "1", "SOP_TOPIC_PARTITIONS", "6")))
+                .extracting(EngineSettings::partitions, EngineSettings::topicPartitions).containsExactly(1, 6);
+    }
+
     /** The application's config as a processor's context hands it over. */
     private static Map<String, Object> asMap(Properties properties) {
         Map<String, Object> map = new HashMap<>();

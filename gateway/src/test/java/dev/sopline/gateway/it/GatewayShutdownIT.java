@@ -37,7 +37,7 @@ class GatewayShutdownIT {
         // A gateway without an engine of its own: one would join the shared test engine's group and move its partitions
         // under the other tests of this JVM. Event streams need no engine, only the platform's topics.
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, SharedKafka.bootstrapServers()))) {
-            EngineTopics.ensure(admin, 6, (short) 1);
+            EngineTopics.ensure(admin, 6, 6, (short) 1);
         }
         // Arguments, not default properties: application.properties would outrank those.
         ConfigurableApplicationContext gateway = new SpringApplicationBuilder(GatewayApplication.class).run(

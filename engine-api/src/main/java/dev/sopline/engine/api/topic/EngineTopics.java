@@ -17,8 +17,11 @@ import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.utils.Utils;
 
 /**
- * The engine's own topics, and their creation at start when missing. Every partitioned topic gets the same partition
- * count, so an instance's id names the same partition number on each of them.
+ * The engine's topics, and their creation at start when missing. The engine's own partitioned topics (commands,
+ * replies, callbacks) get one partition count, which its stores' changelogs take too, so an instance's id names the
+ * same partition number on each of them. The public topics others read and write (the step topics,
+ * {@code sop.step-results}, {@code sop.events}) get a count of their own: records on them are keyed by instance id as
+ * well, but nothing matches their partition numbers with the engine's.
  */
 public final class EngineTopics {
 
@@ -47,16 +50,20 @@ public final class EngineTopics {
         return Short.parseShort(environment.getOrDefault("SOP_KAFKA_REPLICATION_FACTOR", "1"));
     }
 
-    public static List<NewTopic> all(int partitions, short replication) {
+    /**
+     * @param partitions the engine's own partitioned topics' count
+     * @param publicPartitions the public topics' count
+     */
+    public static List<NewTopic> all(int partitions, int publicPartitions, short replication) {
         List<NewTopic> topics = new ArrayList<>();
         topics.add(new NewTopic(COMMANDS, partitions, replication));
-        topics.add(new NewTopic(Topics.STEP_RESULTS, partitions, replication));
-        topics.add(new NewTopic(Topics.EVENTS, partitions, replication));
+        topics.add(new NewTopic(Topics.STEP_RESULTS, publicPartitions, replication));
+        topics.add(new NewTopic(Topics.EVENTS, publicPartitions, replication));
         for (StepType type : StepType.values()) {
-            topics.add(new NewTopic(Topics.stepReady(type), partitions, replication));
+            topics.add(new NewTopic(Topics.stepReady(type), publicPartitions, replication));
         }
-        // The other teams' topics are created as processes need them (AutomatedStepTopics).
-        topics.add(new NewTopic(Topics.automatedSteps(Topics.DEFAULT_NAMESPACE), partitions, replication));
+        // The other teams' topics are created as processes need them (AutomatedStepTopics), with the count of this one.
+        topics.add(new NewTopic(Topics.automatedSteps(Topics.DEFAULT_NAMESPACE), publicPartitions, replication));
         topics.add(new NewTopic(REPLIES, partitions, replication).configs(Map.of(TopicConfig.RETENTION_MS_CONFIG, "3600000")));
         Map<String, String> compacted = Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT);
         topics.add(new NewTopic(DEFINITIONS, 1, replication).configs(compacted));
@@ -88,11 +95,11 @@ public final class EngineTopics {
         }
     }
 
-    /** Creates the topics that do not exist yet; existing ones are left as they are. */
-    public static void ensure(Admin admin, int partitions, short replication) {
+    /** Creates the topics that do not exist yet ({@link #all}); existing ones are left as they are. */
+    public static void ensure(Admin admin, int partitions, int publicPartitions, short replication) {
         try {
             Set<String> existing = admin.listTopics().names().get(30, TimeUnit.SECONDS);
-            List<NewTopic> missing = all(partitions, replication).stream().filter(topic -> !existing.contains(topic.name())).toList();
+            List<NewTopic> missing = all(partitions, publicPartitions, replication).stream().filter(topic -> !existing.contains(topic.name())).toList();
             if (missing.isEmpty()) {
                 return;
             }
