@@ -3,6 +3,8 @@ package dev.sopline.standalone;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.sopline.engine.api.topic.EngineTopics;
+import dev.sopline.engine.topology.EngineTopology;
 import dev.sopline.schemas.topic.Topics;
 import dev.sopline.testing.SopApi;
 import dev.sopline.worker.SopWorker;
@@ -100,12 +102,13 @@ class TopicPartitionsIT {
 
             try (Admin admin = Admin.create(Map.of("bootstrap.servers", bootstrap))) {
                 String teamTopic = Topics.automatedSteps("ledger");
-                Map<String, Integer> partitions = admin.describeTopics(List.of("sop.commands", "sop.replies",
-                                "sop-engine-instances-changelog", Topics.STEP_RESULTS, Topics.EVENTS, teamTopic))
+                String instancesChangelog = "sop-engine-" + EngineTopology.INSTANCES_STORE + "-changelog";
+                Map<String, Integer> partitions = admin.describeTopics(List.of(EngineTopics.COMMANDS, EngineTopics.REPLIES,
+                                instancesChangelog, Topics.STEP_RESULTS, Topics.EVENTS, teamTopic))
                         .allTopicNames().get().values().stream()
                         .collect(Collectors.toMap(TopicDescription::name, description -> description.partitions().size()));
-                assertThat(partitions).containsEntry("sop.commands", 1).containsEntry("sop.replies", 1)
-                        .containsEntry("sop-engine-instances-changelog", 1)
+                assertThat(partitions).containsEntry(EngineTopics.COMMANDS, 1).containsEntry(EngineTopics.REPLIES, 1)
+                        .containsEntry(instancesChangelog, 1)
                         .containsEntry(Topics.STEP_RESULTS, 3).containsEntry(Topics.EVENTS, 3).containsEntry(teamTopic, 3);
                 Map<TopicPartition, OffsetAndMetadata> read = admin.listConsumerGroupOffsets("ledger-workers")
                         .partitionsToOffsetAndMetadata().get();
