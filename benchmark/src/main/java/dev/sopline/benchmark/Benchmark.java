@@ -59,11 +59,12 @@ public final class Benchmark {
         Map<String, String> options = options(args);
         Path out = Path.of(options.getOrDefault("out", "benchmark-results.json"));
         Set<String> cases = new LinkedHashSet<>(list(options.getOrDefault("case", String.join(",", ALL_CASES))));
-        if (cases.isEmpty() || !ALL_CASES.containsAll(cases)) {
-            throw new IllegalArgumentException("Expected --case to name some of " + ALL_CASES + ", but got " + cases);
+        if (cases.isEmpty() || !KNOWN_CASES.containsAll(cases)) {
+            throw new IllegalArgumentException("Expected --case to name some of " + KNOWN_CASES + ", but got " + cases);
         }
+        boolean platformCases = cases.stream().anyMatch(ALL_CASES::contains);
         Path jar = Path.of(options.getOrDefault("jar", "standalone/target/sopline/sopline-standalone.jar"));
-        if (!Files.isRegularFile(jar)) {
+        if (platformCases && !Files.isRegularFile(jar)) {
             System.err.println("Expected the platform's jar at " + jar.toAbsolutePath() + ". Build it with "
                     + "'./mvnw -q -B package -DskipTests' and run the benchmark from the repository's root, or name it with --jar=<path>.");
             System.exit(2);
@@ -104,14 +105,21 @@ public final class Benchmark {
         reportedSettings.put("platform_java_options", settings.platformJavaOptions());
         reportedSettings.put("commit_intervals_ms", commitIntervals.stream().map(Duration::toMillis).toList());
         report.put("settings", reportedSettings);
+        Map<String, Object> littleHorse = null;
+        if (cases.contains(LITTLEHORSE)) {
+            // First and alone: the platform is not started until LittleHorse has stopped.
+            littleHorse = LittleHorseRun.measure(littleHorseJava(options), Path.of(options.getOrDefault("littlehorse-node",
+                    "benchmark-littlehorse/target")), settings.concurrency(), settings.warmUp(), settings.ramp(), settings.duration());
+            report.put("littlehorse", littleHorse);
+        }
         List<Map<String, Object>> runs = new ArrayList<>();
-        for (Duration commitInterval : commitIntervals) {
-            runs.add(run(settings, commitInterval));
+        for (Duration commitInterval : platformCases ? commitIntervals : List.<Duration>of()) {
+            runs.add(run(settings, commitInterval, littleHorse));
         }
         report.put("runs", runs);
         report.put("duration_s", Duration.between(startedAt, Instant.now()).toSeconds());
         Files.writeString(out, Json.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(report));
-        System.out.println(Table.render(runs));
+        System.out.println(Table.render(runs, littleHorse));
         System.out.println("Took " + report.get("duration_s") + " s. Written to " + out.toAbsolutePath());
     }
 
@@ -120,7 +128,28 @@ public final class Benchmark {
     static final String GATEWAY = "gateway";
     static final String GATEWAY_CLOSED_LOOP = "gateway-closed-loop";
     static final String GATEWAY_RATE = "gateway-rate";
+    /** The closed loop against LittleHorse on the same machine; only when asked for, as it needs its own build and Java 25. */
+    static final String LITTLEHORSE = "littlehorse";
     private static final List<String> ALL_CASES = List.of(ENGINE, FLOOR, GATEWAY, GATEWAY_CLOSED_LOOP, GATEWAY_RATE);
+    private static final List<String> KNOWN_CASES = List.of(ENGINE, FLOOR, GATEWAY, GATEWAY_CLOSED_LOOP, GATEWAY_RATE, LITTLEHORSE);
+
+    /** {@code --littlehorse-java}, else the first Java 25 or later under {@code /usr/lib/jvm}. */
+    private static Path littleHorseJava(Map<String, String> options) throws java.io.IOException {
+        if (options.containsKey("littlehorse-java")) {
+            return Path.of(options.get("littlehorse-java"));
+        }
+        Path jvms = Path.of("/usr/lib/jvm");
+        if (Files.isDirectory(jvms)) {
+            try (var installed = Files.list(jvms)) {
+                java.util.Optional<Path> java25 = installed.filter(home -> home.getFileName().toString().matches(".*-(2[5-9]|[3-9]\\d)(\\D.*)?"))
+                        .map(home -> home.resolve("bin/java")).filter(Files::isExecutable).sorted().findFirst();
+                if (java25.isPresent()) {
+                    return java25.get();
+                }
+            }
+        }
+        throw new IllegalArgumentException("LittleHorse's server needs Java 25 or later: name its java with --littlehorse-java=<path>");
+    }
 
     /**
      * @param concurrency the closed loop's numbers of instances in flight, one case each
@@ -148,7 +177,7 @@ public final class Benchmark {
     }
 
     /** Everything measured on one fresh platform whose engine commits every {@code commitInterval}. */
-    private static Map<String, Object> run(Settings settings, Duration commitInterval) throws Exception {
+    private static Map<String, Object> run(Settings settings, Duration commitInterval, Map<String, Object> littleHorse) throws Exception {
         Map<String, Object> report = new LinkedHashMap<>();
         report.put("commit_interval_ms", commitInterval.toMillis());
         String label = "Commit interval " + commitInterval.toMillis() + " ms: ";
@@ -185,7 +214,7 @@ public final class Benchmark {
                     // warm-up when there was no batch.
                     Duration warmUp = settings.cases().contains(ENGINE) ? settings.warmUp().dividedBy(4) : settings.warmUp();
                     System.out.println(label + "warming up the closed loop through the gateway for " + warmUp.toSeconds() + " s...");
-                    try (GatewayClosedLoop.Loop loop = closedLoop.start(settings.concurrency().stream().max(Integer::compare).orElse(1))) {
+                    try (ClosedLoop.Loop loop = closedLoop.start(settings.concurrency().stream().max(Integer::compare).orElse(1))) {
                         Thread.sleep(warmUp.toMillis());
                     }
                 }
@@ -238,6 +267,9 @@ public final class Benchmark {
             report.put("platform_peak_rss_mib", platform.peakRssMiB());
         }
         report.put("ratios", ratios(report));
+        if (littleHorse != null) {
+            report.put("against_littlehorse", againstLittleHorse(report, littleHorse));
+        }
         return report;
     }
 
@@ -257,7 +289,7 @@ public final class Benchmark {
         Map<String, Object> platformClients;
         Map<String, Object> loadGeneratorClients;
         Map<String, Object> brokerRequestTimes;
-        GatewayClosedLoop.Loop loop = closedLoop.start(concurrency);
+        ClosedLoop.Loop loop = closedLoop.start(concurrency);
         try (loop) {
             Thread.sleep(settings.ramp().toMillis());
             PlatformJvm.Recording flight = recording == null ? null : jvm.startRecording("closed-loop-c" + concurrency);
@@ -278,7 +310,7 @@ public final class Benchmark {
                 System.out.println("Flight recording of the platform written to " + recording);
             }
         }
-        GatewayClosedLoop.Result result = loop.result();
+        ClosedLoop.Result result = loop.result();
         Map<String, Object> measured = new LinkedHashMap<>();
         measured.put("concurrency", concurrency);
         measured.put("started", result.started());
@@ -439,6 +471,31 @@ public final class Benchmark {
                 // Through the front door against the Kafka-direct batch: what the gateway and the read-back cost.
                 ratios.put(prefix + "instances_per_s_over_kafka_direct_batch",
                         round(instancesPerSecond / ((Number) engine.get("instances_per_s")).doubleValue()));
+            }
+        }
+        return ratios;
+    }
+
+    /**
+     * The closed loop's figures over LittleHorse's at the same C: above 1 means more instances a second, or a longer
+     * latency, than LittleHorse.
+     */
+    @SuppressWarnings("unchecked")
+    static Map<String, Object> againstLittleHorse(Map<String, Object> report, Map<String, Object> littleHorse) {
+        Map<String, Object> ratios = new LinkedHashMap<>();
+        List<Map<String, Object>> ours = (List<Map<String, Object>>) report.getOrDefault("gateway_closed_loop", List.of());
+        List<Map<String, Object>> theirs = (List<Map<String, Object>>) littleHorse.getOrDefault("closed_loop", List.of());
+        for (Map<String, Object> measured : ours) {
+            for (Map<String, Object> other : theirs) {
+                if (!measured.get("concurrency").equals(other.get("concurrency"))) {
+                    continue;
+                }
+                String prefix = "closed_loop_c" + measured.get("concurrency") + "_";
+                ratios.put(prefix + "instances_per_s_over_littlehorse", round(((Number) measured.get("instances_per_s")).doubleValue()
+                        / ((Number) other.get("instances_per_s")).doubleValue()));
+                ratios.put(prefix + "start_call_p50_over_littlehorse", round(p50(measured.get("start_call_ms")) / p50(other.get("start_call_ms"))));
+                ratios.put(prefix + "start_to_completed_p50_over_littlehorse",
+                        round(p50(measured.get("start_to_completed_ms")) / p50(other.get("start_to_completed_ms"))));
             }
         }
         return ratios;

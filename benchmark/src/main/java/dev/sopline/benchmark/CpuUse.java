@@ -87,7 +87,7 @@ final class CpuUse {
         return "other platform threads (Kafka clients, readers)";
     }
 
-    private static Map<String, Double> part(long nanos, double wallSeconds, long instances) {
+    static Map<String, Double> part(long nanos, double wallSeconds, long instances) {
         Map<String, Double> part = new LinkedHashMap<>();
         part.put("cpu_s_per_1000_instances", instances == 0 ? Double.NaN : Benchmark.round(nanos / 1e9 / instances * 1000));
         part.put("pct_of_a_core", Benchmark.round(nanos / 1e9 / wallSeconds * 100));

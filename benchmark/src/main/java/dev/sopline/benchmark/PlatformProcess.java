@@ -195,7 +195,7 @@ final class PlatformProcess implements AutoCloseable {
         return Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
     }
 
-    private static int freePort() throws IOException {
+    static int freePort() throws IOException {
         try (ServerSocket socket = new ServerSocket(0)) {
             return socket.getLocalPort();
         }

@@ -8,10 +8,20 @@ final class Table {
 
     private Table() {}
 
-    @SuppressWarnings("unchecked")
     static String render(List<Map<String, Object>> runs) {
+        return render(runs, null);
+    }
+
+    /** With {@code littleHorse}, the side-by-side case's rows first (its own block) and the ratios against it last. */
+    @SuppressWarnings("unchecked")
+    static String render(List<Map<String, Object>> runs, Map<String, Object> littleHorse) {
         StringBuilder table = new StringBuilder();
         table.append("\n| Commit interval | Measure | p50 ms | p95 ms | p99 ms | Rate |\n|---|---|---|---|---|---|\n");
+        if (littleHorse != null) {
+            for (Map<String, Object> measured : (List<Map<String, Object>>) littleHorse.get("closed_loop")) {
+                littleHorseRows(table, "LittleHorse " + littleHorse.get("version"), measured);
+            }
+        }
         for (Map<String, Object> run : runs) {
             String interval = run.get("commit_interval_ms") + " ms";
             Map<String, Object> floor = (Map<String, Object>) run.get("floor");
@@ -55,6 +65,9 @@ final class Table {
         }
         for (Map<String, Object> run : runs) {
             table.append("\nRatios at ").append(run.get("commit_interval_ms")).append(" ms: ").append(run.get("ratios"));
+            if (run.containsKey("against_littlehorse")) {
+                table.append("\nAgainst LittleHorse at ").append(run.get("commit_interval_ms")).append(" ms: ").append(run.get("against_littlehorse"));
+            }
         }
         return table.append('\n').toString();
     }
@@ -77,6 +90,21 @@ final class Table {
         if (requests != null && in != null) {
             rateRow(table, interval, name + "into the broker per instance", BrokerLoad.perInstance(requests, in));
         }
+    }
+
+    @SuppressWarnings("unchecked")
+    private static void littleHorseRows(StringBuilder table, String label, Map<String, Object> measured) {
+        String name = "Closed loop through LittleHorse's API, C=" + measured.get("concurrency") + ": ";
+        row(table, label, name + "RunWf answered", measured.get("start_call_ms"),
+                measured.get("instances_per_s") + " instances/s, " + measured.get("start_errors") + " start errors, "
+                        + measured.get("unfinished") + " unfinished");
+        row(table, label, name + "start to task 1 at the worker", measured.get("start_to_first_step_ms"), "");
+        row(table, label, name + "task handoff", measured.get("handoff_ms"), "");
+        row(table, label, name + "start to completed seen by AwaitWorkflowEvent", measured.get("start_to_completed_ms"),
+                measured.get("reads_per_instance") + " reads per instance");
+        Map<String, Object> cpu = (Map<String, Object>) measured.get("cpu");
+        rateRow(table, label, name + "CPU-s per 1,000 instances (% of a core): LittleHorse process (broker within it) + load generator",
+                cpuPart(cpu, "littlehorse_process") + " + " + cpuPart(cpu, "load_generator"));
     }
 
     @SuppressWarnings("unchecked")

@@ -1,0 +1,86 @@
+package dev.sopline.benchmark;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The side-by-side case: the platform's closed loop (same C, warm-up, ramp and measured seconds) against a fresh
+ * LittleHorse node on the same machine in the same run, before the platform starts, so the two never share the cores.
+ */
+final class LittleHorseRun {
+
+    private LittleHorseRun() {}
+
+    /**
+     * @param javaExecutable a Java 25 {@code java}, which LittleHorse's server needs
+     * @param nodeBuild the {@code benchmark-littlehorse/target} directory
+     */
+    static Map<String, Object> measure(Path javaExecutable, Path nodeBuild, List<Integer> concurrencies, Duration warmUp,
+                                       Duration ramp, Duration duration) throws Exception {
+        Map<String, Object> report = new LinkedHashMap<>();
+        report.put("version", "1.2.1");
+        try (LittleHorseProcess node = LittleHorseProcess.start(javaExecutable, nodeBuild)) {
+            report.put("ready_ms", node.awaitReady(Duration.ofSeconds(180)).toMillis());
+            try (LittleHorseClosedLoop closedLoop = new LittleHorseClosedLoop("localhost", node.apiPort)) {
+                System.out.println("LittleHorse: warming up the closed loop for " + warmUp.toSeconds() + " s...");
+                try (ClosedLoop.Loop loop = closedLoop.start(concurrencies.stream().max(Integer::compare).orElse(1))) {
+                    Thread.sleep(warmUp.toMillis());
+                }
+                List<Map<String, Object>> cases = new ArrayList<>();
+                for (int concurrency : concurrencies) {
+                    System.out.println("LittleHorse: measuring the closed loop, " + concurrency + " in flight...");
+                    cases.add(measureClosedLoop(closedLoop, node, concurrency, ramp, duration));
+                }
+                report.put("closed_loop", cases);
+            }
+        }
+        return report;
+    }
+
+    private static Map<String, Object> measureClosedLoop(LittleHorseClosedLoop closedLoop, LittleHorseProcess node, int concurrency,
+                                                         Duration ramp, Duration duration) throws Exception {
+        long wallBefore;
+        long wallAfter;
+        Duration nodeBefore;
+        Duration nodeAfter;
+        Duration ownBefore;
+        Duration ownAfter;
+        ClosedLoop.Loop loop = closedLoop.start(concurrency);
+        try (loop) {
+            Thread.sleep(ramp.toMillis());
+            wallBefore = System.nanoTime();
+            nodeBefore = node.cpuTime();
+            ownBefore = CpuUse.ownCpuTime();
+            loop.beginMeasuring();
+            Thread.sleep(duration.toMillis());
+            loop.endMeasuring();
+            wallAfter = System.nanoTime();
+            nodeAfter = node.cpuTime();
+            ownAfter = CpuUse.ownCpuTime();
+        }
+        ClosedLoop.Result result = loop.result();
+        double wallSeconds = (wallAfter - wallBefore) / 1e9;
+        Map<String, Object> cpu = new LinkedHashMap<>();
+        cpu.put("wall_s", Benchmark.round(wallSeconds));
+        cpu.put("littlehorse_process", CpuUse.part(nodeAfter.minus(nodeBefore).toNanos(), wallSeconds, result.completedInWindow()));
+        cpu.put("load_generator", CpuUse.part(ownAfter.minus(ownBefore).toNanos(), wallSeconds, result.completedInWindow()));
+        Map<String, Object> measured = new LinkedHashMap<>();
+        measured.put("concurrency", concurrency);
+        measured.put("started", result.started());
+        measured.put("completed_while_measuring", result.completedInWindow());
+        measured.put("instances_per_s", Benchmark.round(result.instancesPerSecond()));
+        measured.put("start_call_ms", Benchmark.percentiles(result.startCall()));
+        measured.put("start_to_first_step_ms", Benchmark.percentiles(result.startToFirstStep()));
+        measured.put("handoff_ms", Benchmark.percentiles(result.handoff()));
+        measured.put("start_to_completed_ms", Benchmark.percentiles(result.startToCompleted()));
+        measured.put("start_errors", result.startErrors());
+        measured.put("unfinished", result.unfinished());
+        measured.put("reads_per_instance", Benchmark.round(result.readsPerInstance()));
+        measured.put("cpu", cpu);
+        return measured;
+    }
+}
