@@ -25,9 +25,10 @@ import java.util.UUID;
  * load, instances run as users run them (started through the gateway by a closed loop of clients, completion read
  * back through it), {@code POST start} at a fixed rate (an open loop), and the platform's peak memory, measured on a
  * fresh platform for each commit interval asked for.
- * Prints one table with the ratios to the floor and writes the same figures as JSON.
+ * Prints one table with the ratios to the floor and writes the same figures as JSON. Asked for, it first runs the same
+ * closed loop against LittleHorse on the same machine ({@link LittleHorseRun}) and adds the ratios against it.
  *
- * <pre>java -jar benchmark/target/sopline-benchmark.jar [--case=engine,floor,gateway,gateway-closed-loop,gateway-rate] [--instances=2000]
+ * <pre>java -jar benchmark/target/sopline-benchmark.jar [--case=engine,floor,gateway,gateway-closed-loop,gateway-rate,littlehorse] [--instances=2000]
  *     [--commit-interval-ms=10,100] [--concurrency=1,32,64] [--rate=200] [--duration-s=30] [--profile=true]
  *     [--platform-java-options="-XX:NativeMemoryTracking=summary"] [--out=benchmark-results.json]</pre>
  */

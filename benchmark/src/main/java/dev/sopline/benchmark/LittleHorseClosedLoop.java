@@ -119,14 +119,19 @@ final class LittleHorseClosedLoop implements ClosedLoop.InstanceClient, AutoClos
         return loop.start(concurrency);
     }
 
+    /** The id of the started {@code WfRun}; null when LittleHorse refused it (counted as a start error). */
     @Override
     public String start() {
-        return client.withDeadlineAfter(30, TimeUnit.SECONDS).runWf(RunWfRequest.newBuilder().setWfSpecName(WORKFLOW).build())
-                .getId().getId();
+        try {
+            return client.withDeadlineAfter(30, TimeUnit.SECONDS).runWf(RunWfRequest.newBuilder().setWfSpecName(WORKFLOW).build())
+                    .getId().getId();
+        } catch (StatusRuntimeException refused) {
+            return null;
+        }
     }
 
     @Override
-    public ClosedLoop.ReadBack awaitCompleted(String id, long deadline) {
+    public ClosedLoop.ReadBack awaitCompleted(String id, long deadline) throws InterruptedException {
         int reads = 0;
         while (System.nanoTime() < deadline) {
             reads++;
@@ -140,7 +145,8 @@ final class LittleHorseClosedLoop implements ClosedLoop.InstanceClient, AutoClos
                 if (e.getStatus().getCode() == Status.Code.DEADLINE_EXCEEDED) {
                     return new ClosedLoop.ReadBack(reads, false);
                 }
-                // Anything else (the server busy, a rebalance): ask again.
+                // Anything else (the server busy, a rebalance) came at once: pause, then ask again.
+                Thread.sleep(100);
             }
         }
         return new ClosedLoop.ReadBack(reads, false);

@@ -35,7 +35,11 @@ public final class LittleHorseNode {
         Class.forName("io.littlehorse.App").getMethod("main", String[].class).invoke(null, (Object) new String[] {args[3]});
     }
 
-    /** The settings of the platform's embedded broker, so that the two engines run on the same kind of broker. */
+    /**
+     * The settings of the platform's embedded broker ({@code EmbeddedBroker} in the standalone module), so that the two
+     * engines run on the same kind of broker. Copied rather than shared: that class is built against the platform's
+     * Kafka 4.2.1, and this JVM runs LittleHorse's 4.3.1.
+     */
     private static void startBroker(Path logDir, int port, int controllerPort) throws Exception {
         Files.createDirectories(logDir);
         Properties props = new Properties();
