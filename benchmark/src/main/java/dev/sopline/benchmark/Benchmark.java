@@ -106,16 +106,23 @@ public final class Benchmark {
         reportedSettings.put("platform_java_options", settings.platformJavaOptions());
         reportedSettings.put("commit_intervals_ms", commitIntervals.stream().map(Duration::toMillis).toList());
         report.put("settings", reportedSettings);
-        Map<String, Object> littleHorse = null;
-        if (cases.contains(LITTLEHORSE)) {
-            // First and alone: the platform is not started until LittleHorse has stopped.
-            littleHorse = LittleHorseRun.measure(littleHorseJava(options), Path.of(options.getOrDefault("littlehorse-node",
-                    "benchmark-littlehorse/target")), settings.concurrency(), settings.warmUp(), settings.ramp(), settings.duration());
-            report.put("littlehorse", littleHorse);
-        }
+        // Alone: the platform is not started until LittleHorse has stopped, or LittleHorse until the platform has. Which
+        // goes first is an option, so that a host that speeds up or slows down over a run can be told from the engines.
+        boolean littleHorseLast = Boolean.parseBoolean(options.getOrDefault("littlehorse-last", "false"));
+        Map<String, Object> littleHorse = cases.contains(LITTLEHORSE) && !littleHorseLast ? measureLittleHorse(options, settings) : null;
         List<Map<String, Object>> runs = new ArrayList<>();
         for (Duration commitInterval : platformCases ? commitIntervals : List.<Duration>of()) {
-            runs.add(run(settings, commitInterval, littleHorse));
+            runs.add(run(settings, commitInterval));
+        }
+        if (cases.contains(LITTLEHORSE) && littleHorseLast) {
+            littleHorse = measureLittleHorse(options, settings);
+        }
+        if (littleHorse != null) {
+            report.put("littlehorse", littleHorse);
+            reportedSettings.put("littlehorse_last", littleHorseLast);
+            for (Map<String, Object> run : runs) {
+                run.put("against_littlehorse", againstLittleHorse(run, littleHorse));
+            }
         }
         report.put("runs", runs);
         report.put("duration_s", Duration.between(startedAt, Instant.now()).toSeconds());
@@ -133,6 +140,11 @@ public final class Benchmark {
     static final String LITTLEHORSE = "littlehorse";
     private static final List<String> ALL_CASES = List.of(ENGINE, FLOOR, GATEWAY, GATEWAY_CLOSED_LOOP, GATEWAY_RATE);
     private static final List<String> KNOWN_CASES = List.of(ENGINE, FLOOR, GATEWAY, GATEWAY_CLOSED_LOOP, GATEWAY_RATE, LITTLEHORSE);
+
+    private static Map<String, Object> measureLittleHorse(Map<String, String> options, Settings settings) throws Exception {
+        return LittleHorseRun.measure(littleHorseJava(options), Path.of(options.getOrDefault("littlehorse-node", "benchmark-littlehorse/target")),
+                settings.concurrency(), settings.warmUp(), settings.ramp(), settings.duration());
+    }
 
     /** {@code --littlehorse-java}, else the first Java 25 or later under {@code /usr/lib/jvm}. */
     private static Path littleHorseJava(Map<String, String> options) throws java.io.IOException {
@@ -178,7 +190,7 @@ public final class Benchmark {
     }
 
     /** Everything measured on one fresh platform whose engine commits every {@code commitInterval}. */
-    private static Map<String, Object> run(Settings settings, Duration commitInterval, Map<String, Object> littleHorse) throws Exception {
+    private static Map<String, Object> run(Settings settings, Duration commitInterval) throws Exception {
         Map<String, Object> report = new LinkedHashMap<>();
         report.put("commit_interval_ms", commitInterval.toMillis());
         String label = "Commit interval " + commitInterval.toMillis() + " ms: ";
@@ -268,9 +280,6 @@ public final class Benchmark {
             report.put("platform_peak_rss_mib", platform.peakRssMiB());
         }
         report.put("ratios", ratios(report));
-        if (littleHorse != null) {
-            report.put("against_littlehorse", againstLittleHorse(report, littleHorse));
-        }
         return report;
     }
 
