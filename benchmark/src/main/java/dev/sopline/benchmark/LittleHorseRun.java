@@ -9,9 +9,12 @@ import java.util.Map;
 
 /**
  * The side-by-side case: the platform's closed loop (same C, warm-up, ramp and measured seconds) against a fresh
- * LittleHorse node on the same machine in the same run, before the platform starts, so the two never share the cores.
+ * LittleHorse node on the same machine in the same run, never while the platform runs, so the two never share the cores.
  */
 final class LittleHorseRun {
+
+    /** The version that {@code benchmark-littlehorse} runs and the benchmark's client library is: both poms name it. */
+    private static final String VERSION = "1.2.1";
 
     private LittleHorseRun() {}
 
@@ -22,7 +25,7 @@ final class LittleHorseRun {
     static Map<String, Object> measure(Path javaExecutable, Path nodeBuild, List<Integer> concurrencies, Duration warmUp,
                                        Duration ramp, Duration duration) throws Exception {
         Map<String, Object> report = new LinkedHashMap<>();
-        report.put("version", "1.2.1");
+        report.put("version", VERSION);
         try (LittleHorseProcess node = LittleHorseProcess.start(javaExecutable, nodeBuild)) {
             report.put("ready_ms", node.awaitReady(Duration.ofSeconds(180)).toMillis());
             try (LittleHorseClosedLoop closedLoop = new LittleHorseClosedLoop("localhost", node.apiPort)) {
