@@ -69,10 +69,17 @@ import org.slf4j.LoggerFactory;
  * log, a {@link FireTimer} for each due timer and a {@link ReleaseStart} for each held start that may go on
  * ({@link WaitingStarts}), and each is decided when read, with its record's timestamp as "now". A finished instance
  * whose retention has passed is removed the same way, by an {@link ExpireInstance} command.
+ *
+ * <p>Those commands are written outside the engine's transaction ({@link CommandLog}), so they may be written twice.
+ * What each acts on stays in its store until the command is read, and only the first command read finds it there.
  */
 public final class CommandProcessor implements Processor<String, Command, String, Object> {
 
     private static final Logger LOG = LoggerFactory.getLogger(CommandProcessor.class);
+    /** Claims of the commands punctuation writes ({@link OwnCommands}), one namespace per store they name. */
+    private static final String TIMER_CLAIM = "timer|";
+    private static final String EXPIRY_CLAIM = "expiry|";
+    private static final String RELEASE_CLAIM = "release|";
 
     private final Duration timerInterval;
     private final int firesPerPunctuation;
@@ -81,6 +88,7 @@ public final class CommandProcessor implements Processor<String, Command, String
     private final CommandMetrics metrics;
     private final Duration retention;
     private final DecisionListener listener;
+    private final CommandLog commandLog;
     private final ProcessHandler processHandler = new ProcessHandler();
 
     private ProcessorContext<String, Object> context;
@@ -98,6 +106,7 @@ public final class CommandProcessor implements Processor<String, Command, String
     private IdempotentDecisions idempotency;
     private WaitingStarts waitingStarts;
     private dev.sopline.engine.state.HistoryStore history;
+    private OwnCommands ownCommands;
     /** The command being decided, whose sender the history names. */
     private Command deciding;
 
@@ -109,6 +118,7 @@ public final class CommandProcessor implements Processor<String, Command, String
         this.metrics = config.metrics();
         this.retention = config.retention();
         this.listener = config.listener();
+        this.commandLog = config.commandLog();
     }
 
     @Override
@@ -133,6 +143,8 @@ public final class CommandProcessor implements Processor<String, Command, String
         this.idempotency = new IdempotentDecisions(IdempotentDecisions.Records.in(context.getStateStore(EngineTopology.IDEMPOTENCY_STORE)),
                 timer -> timers.put(timer.storeKey(), timer));
         this.waitingStarts = new WaitingStarts(context.getStateStore(EngineTopology.WAITING_STARTS_STORE), definitions);
+        this.ownCommands = new OwnCommands(commandLog != null ? commandLog
+                : (command, at, failed) -> forward(EngineTopology.COMMANDS_SINK, command.key(), command, at));
         this.indexed = false;
         context.schedule(timerInterval, PunctuationType.WALL_CLOCK_TIME, this::punctuate);
     }
@@ -187,6 +199,9 @@ public final class CommandProcessor implements Processor<String, Command, String
         } else if (command instanceof ExpireInstance expire) {
             expireInstance(expire, now);
         } else if (command instanceof ReleaseStart release) {
+            if (!letGo(release)) {
+                return;
+            }
             if (release.expired()) {
                 decideNow(release.start(), now, (start, instance) -> handlers.expireStart((StartInstance) start, instance, now));
             } else {
@@ -247,8 +262,25 @@ public final class CommandProcessor implements Processor<String, Command, String
         }
     }
 
-    /** A timer's command is read back: decided now, as of the time it fired. */
+    /** A held start's release is read back: the first one read lets it go, a repeat finds it gone. */
+    private boolean letGo(ReleaseStart release) {
+        if (!release.startKept()) {
+            return true;
+        }
+        ownCommands.read(RELEASE_CLAIM + WaitingStarts.keyOf(release));
+        return waitingStarts.letGo(release);
+    }
+
+    /** A timer's command is read back: decided now, as of the time it fired, unless a copy read before took the timer. */
     private void fireTimer(FireTimer fire, Instant now) {
+        if (fire.timerKept()) {
+            String key = Timer.firedBy(fire).storeKey();
+            ownCommands.read(TIMER_CLAIM + key);
+            if (timers.get(key) == null) {
+                return;
+            }
+            timers.delete(key);
+        }
         if (fire.kind() == FireTimer.Kind.SCHEDULE) {
             apply(processHandler.fire(Timer.firedBy(fire), processVersions.find(fire.workspace(), fire.target()), now), now);
             return;
@@ -268,46 +300,57 @@ public final class CommandProcessor implements Processor<String, Command, String
 
     /** A finished instance's retention has passed: removed with its index entries and its callback ids' owners. */
     private void expireInstance(ExpireInstance expire, Instant now) {
+        FinishedInstance entry = new FinishedInstance(expire.workspace(), expire.instanceId(), expire.expiresAt());
+        ownCommands.read(EXPIRY_CLAIM + FinishedInstances.key(entry));
+        indexes.forgetFinished(entry);
         for (String callbackId : expiry.expire(expire, now)) {
             forward(EngineTopology.CALLBACKS_SINK, callbackId, null, now);
         }
     }
 
-    /** Writes commands for what is due; decides nothing (see the class comment). */
+    /**
+     * Writes commands for what is due and not written yet; decides nothing (see the class comment). Each kind writes at
+     * most {@code firesPerPunctuation} per punctuation, so a backlog after downtime is worked off over several.
+     */
     private void punctuate(long wallClockMillis) {
         Instant now = Instant.ofEpochMilli(wallClockMillis);
         ensureIndexed();
         fireDueTimers(now);
-        for (FinishedInstance expired : indexes.takeExpired(now, firesPerPunctuation)) {
-            ExpireInstance expire = new ExpireInstance(expired.workspace(), expired.instanceId(), expired.expiresAt());
-            forward(EngineTopology.COMMANDS_SINK, expire.key(), expire, now);
+        for (FinishedInstance expired : indexes.expired(now, firesPerPunctuation, key -> ownCommands.isInFlight(EXPIRY_CLAIM + key))) {
+            ownCommands.write(EXPIRY_CLAIM + FinishedInstances.key(expired),
+                    new ExpireInstance(expired.workspace(), expired.instanceId(), expired.expiresAt()), now);
         }
-        for (ReleaseStart release : waitingStarts.release(now, firesPerPunctuation)) {
-            forward(EngineTopology.COMMANDS_SINK, release.key(), release, now);
+        for (KeyValue<String, ReleaseStart> release : waitingStarts.due(now, firesPerPunctuation,
+                key -> ownCommands.isInFlight(RELEASE_CLAIM + key))) {
+            ownCommands.write(RELEASE_CLAIM + release.key, release.value, now);
         }
     }
 
     /**
-     * Removes up to {@code firesPerPunctuation} due timers and writes their commands; the rest fire at the
-     * next punctuations. An idempotency key's expiry only cleans up: decisions already ignore expired records.
+     * Writes the commands of up to {@code firesPerPunctuation} due timers; the rest fire at the next punctuations. A
+     * timer stays stored until its command is read. An idempotency key's expiry or an old window bucket only cleans up,
+     * at once: decisions already ignore what they remove.
      */
     private void fireDueTimers(Instant now) {
         List<KeyValue<String, Timer>> due = new ArrayList<>();
         try (KeyValueIterator<String, Timer> iterator = timers.range(null, Timer.upperBoundKey(now))) {
             while (iterator.hasNext() && due.size() < firesPerPunctuation) {
-                due.add(iterator.next());
+                KeyValue<String, Timer> entry = iterator.next();
+                if (!ownCommands.isInFlight(TIMER_CLAIM + entry.key)) {
+                    due.add(entry);
+                }
             }
         }
         for (KeyValue<String, Timer> entry : due) {
-            timers.delete(entry.key);
             Timer timer = entry.value;
             if (timer.kind() == Timer.Kind.FORGET_IDEMPOTENCY) {
+                timers.delete(entry.key);
                 idempotency.forget(timer);
             } else if (timer.kind() == Timer.Kind.FORGET_WINDOW_BUCKET) {
+                timers.delete(entry.key);
                 indexes.forgetWindowBucket(timer.target());
             } else {
-                FireTimer fire = timer.fireCommand();
-                forward(EngineTopology.COMMANDS_SINK, fire.key(), fire, now);
+                ownCommands.write(TIMER_CLAIM + entry.key, timer.fireCommand(), now);
             }
         }
     }

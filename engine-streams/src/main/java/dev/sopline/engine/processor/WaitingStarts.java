@@ -12,6 +12,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Predicate;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
@@ -23,8 +24,8 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * sender has just seen published (or starting another version), the start waits in a changelogged store.
  *
  * <p>Punctuation never decides a held start: it only writes a {@link ReleaseStart} back to the command topic, once the
- * version is here or once {@link #LIMIT} has passed, and the start is decided when that command is read. So what a
- * start became is in the log, and a replay after a crash decides it the same way.
+ * version is here or once {@link #LIMIT} has passed, and the start is let go and decided when that command is read. So
+ * what a start became is in the log, and a replay after a crash decides it the same way.
  */
 public final class WaitingStarts {
 
@@ -51,25 +52,43 @@ public final class WaitingStarts {
     }
 
     /**
-     * Removes, oldest first and at most {@code limit}, the held starts whose version has arrived or whose wait is over
-     * at {@code now}, and returns the commands that release them. Those still early stay held.
+     * Up to {@code limit} held starts, oldest first, whose version has arrived or whose wait is over at {@code now},
+     * each with the command that releases it, passing over those whose store key {@code skip} accepts. Those still
+     * early stay held, and so do these until their command is read ({@link #letGo}).
      */
-    List<ReleaseStart> release(Instant now, int limit) {
-        List<KeyValue<String, ReleaseStart>> released = new ArrayList<>();
+    List<KeyValue<String, ReleaseStart>> due(Instant now, int limit, Predicate<String> skip) {
+        List<KeyValue<String, ReleaseStart>> due = new ArrayList<>();
         try (KeyValueIterator<String, WaitingStart> all = store.all()) {
-            while (all.hasNext() && released.size() < limit) {
+            while (all.hasNext() && due.size() < limit) {
                 KeyValue<String, WaitingStart> entry = all.next();
+                if (skip.test(entry.key)) {
+                    continue;
+                }
                 WaitingStart waiting = entry.value;
                 boolean arrived = startIn(waiting.command()).map(this::isVisible).orElse(true);
                 boolean over = !now.isBefore(waiting.receivedAt().plus(LIMIT));
                 if (arrived || over) {
-                    released.add(KeyValue.pair(entry.key,
-                            new ReleaseStart((InstanceCommand) waiting.command(), waiting.receivedAt(), !arrived)));
+                    due.add(KeyValue.pair(entry.key,
+                            new ReleaseStart((InstanceCommand) waiting.command(), waiting.receivedAt(), !arrived, true)));
                 }
             }
         }
-        released.forEach(entry -> store.delete(entry.key));
-        return released.stream().map(entry -> entry.value).toList();
+        return due;
+    }
+
+    /** The store key of the start a release names. */
+    static String keyOf(ReleaseStart release) {
+        return new WaitingStart(release.start(), release.receivedAt()).storeKey();
+    }
+
+    /** Lets the released start go; false if it was no longer held (its release was read before). */
+    boolean letGo(ReleaseStart release) {
+        String key = keyOf(release);
+        if (store.get(key) == null) {
+            return false;
+        }
+        store.delete(key);
+        return true;
     }
 
     /**

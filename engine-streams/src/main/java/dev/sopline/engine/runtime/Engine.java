@@ -43,9 +43,11 @@ public final class Engine implements EmbeddedEngine {
     private final StreamThreadFailures threadFailures;
     private final EngineMetrics metrics;
     private final SoleDecider soleDecider;
+    private final ProducedCommandLog commandLog;
 
     private Engine(EngineSettings settings, KafkaStreams streams, ResultRelay relay, EngineQueries queries, EngineReader reader,
-                   QueryServer queryServer, StreamThreadFailures threadFailures, EngineMetrics metrics, SoleDecider soleDecider) {
+                   QueryServer queryServer, StreamThreadFailures threadFailures, EngineMetrics metrics, SoleDecider soleDecider,
+                   ProducedCommandLog commandLog) {
         this.settings = settings;
         this.streams = streams;
         this.relay = relay;
@@ -55,6 +57,7 @@ public final class Engine implements EmbeddedEngine {
         this.threadFailures = threadFailures;
         this.metrics = metrics;
         this.soleDecider = soleDecider;
+        this.commandLog = commandLog;
     }
 
     /**
@@ -78,12 +81,14 @@ public final class Engine implements EmbeddedEngine {
         }
         CallbackIds callbackIds = new CallbackIds(EngineSecret.resolve(settings));
         EngineMetrics metrics = new EngineMetrics(registry);
+        ProducedCommandLog commandLog = new ProducedCommandLog(settings);
         KafkaStreams streams = new KafkaStreams(
                 EngineTopology.build(new EngineConfig(settings.timerInterval(), callbackIds, EngineConfig.DEFAULT_FIRES_PER_PUNCTUATION,
                         new InstanceBudget(settings.instanceMaxBytes()))
                         .withRetention(settings.retention())
                         .withMetrics(metrics.commands())
-                        .withListener(listener)), settings.streamsProperties());
+                        .withListener(listener)
+                        .withCommandLog(commandLog)), settings.streamsProperties());
         StreamThreadFailures threadFailures = new StreamThreadFailures();
         // A failure Kafka Streams did not recover from itself: the thread is replaced, and health counts it, so a
         // thread that keeps failing on the same input turns the engine unhealthy instead of looping unseen.
@@ -109,7 +114,7 @@ public final class Engine implements EmbeddedEngine {
         ResultRelay relay = ResultRelay.start(settings);
         LOG.info("Engine started: application {} on {}, commit interval {} ms, state in {}", settings.applicationId(),
                 settings.bootstrapServers(), settings.commitInterval().toMillis(), settings.stateDir());
-        return new Engine(settings, streams, relay, queries, reader, server, threadFailures, metrics, soleDecider);
+        return new Engine(settings, streams, relay, queries, reader, server, threadFailures, metrics, soleDecider, commandLog);
     }
 
     @Override
@@ -174,6 +179,7 @@ public final class Engine implements EmbeddedEngine {
         streams.close(CloseOptions.groupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP)
                 .withTimeout(Duration.ofSeconds(30)));
         relayClosed.join();
+        commandLog.close();
         metrics.close();
     }
 
@@ -182,6 +188,7 @@ public final class Engine implements EmbeddedEngine {
         stopQueries();
         relay.closeAbruptly();
         streams.close(Duration.ZERO);
+        commandLog.close(Duration.ZERO);
         metrics.close();
     }
 

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Predicate;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
@@ -33,23 +34,27 @@ public final class FinishedInstances {
         return end.plus(retention);
     }
 
-    /** Removes and returns up to {@code max} entries whose retention has ended by {@code now}, the oldest first. */
-    public List<FinishedInstance> takeExpired(Instant now, int max) {
-        List<KeyValue<String, FinishedInstance>> expired = new ArrayList<>();
+    /**
+     * Up to {@code max} entries whose retention has ended by {@code now}, the oldest first, passing over those whose
+     * key {@code skip} accepts. Nothing is removed: an entry goes when its instance's expiry is decided ({@link #remove}).
+     */
+    public List<FinishedInstance> expired(Instant now, int max, Predicate<String> skip) {
+        List<FinishedInstance> expired = new ArrayList<>();
         try (KeyValueIterator<String, FinishedInstance> iterator = store.range(null, Keys.millis(now.toEpochMilli()) + "|~")) {
             while (iterator.hasNext() && expired.size() < max) {
-                expired.add(iterator.next());
+                KeyValue<String, FinishedInstance> entry = iterator.next();
+                if (!skip.test(entry.key)) {
+                    expired.add(entry.value);
+                }
             }
         }
-        List<FinishedInstance> taken = new ArrayList<>(expired.size());
-        for (KeyValue<String, FinishedInstance> entry : expired) {
-            store.delete(entry.key);
-            taken.add(entry.value);
-        }
-        return taken;
+        return expired;
     }
 
-    private static String key(FinishedInstance entry) {
+    public void remove(FinishedInstance entry) {
+        store.delete(key(entry));
+    }
+    public static String key(FinishedInstance entry) {
         return Keys.millis(entry.expiresAt().toEpochMilli()) + '|' + entry.workspace() + '|' + entry.instanceId();
     }
 }

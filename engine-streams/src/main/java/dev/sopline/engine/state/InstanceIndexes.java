@@ -6,6 +6,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
+import java.util.function.Predicate;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 
@@ -64,9 +65,14 @@ public final class InstanceIndexes {
         }
     }
 
-    /** Finished instances whose retention has ended by {@code now}, taken out of the retention index. */
-    public List<FinishedInstance> takeExpired(Instant now, int max) {
-        return finished.takeExpired(now, max);
+    /** Finished instances whose retention has ended by {@code now}, but those {@code skip} accepts the key of. */
+    public List<FinishedInstance> expired(Instant now, int max, Predicate<String> skip) {
+        return finished.expired(now, max, skip);
+    }
+
+    /** Takes an entry out of the retention index: its instance's expiry is being decided. */
+    public void forgetFinished(FinishedInstance entry) {
+        finished.remove(entry);
     }
 
     /** A finished instance whose expiry came while the retention was longer than now: wait again. */

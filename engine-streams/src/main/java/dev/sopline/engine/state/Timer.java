@@ -5,8 +5,8 @@ import java.time.Instant;
 
 /**
  * A durable timer: kept in the timers store of the partition that owns its instance (or process), so it survives
- * restarts and rebalances. When it is due, wall-clock punctuation removes it and writes a {@link FireTimer} command
- * to the command topic; what it does is decided when that command is read. A timer that fires for an attempt that
+ * restarts and rebalances. When it is due, wall-clock punctuation writes a {@link FireTimer} command to the command
+ * topic; the timer is removed, and what it does decided, when that command is read. A timer that fires for an attempt that
  * has moved on is ignored, so timers are never cancelled.
  *
  * @param dueAt when it fires
@@ -48,9 +48,12 @@ public record Timer(Instant dueAt, Kind kind, String workspace, String target, S
         }
     }
 
-    /** The command that fires this timer; not for the kinds that only clean up a store ({@link Kind#onlyCleansUp}). */
+    /**
+     * The command that fires this timer, which stays stored until the command is read; not for the kinds that only
+     * clean up a store ({@link Kind#onlyCleansUp}).
+     */
     public FireTimer fireCommand() {
-        return new FireTimer(workspace, FireTimer.Kind.valueOf(kind.name()), target, stepId, attempt, dueAt);
+        return new FireTimer(workspace, FireTimer.Kind.valueOf(kind.name()), target, stepId, attempt, dueAt, true);
     }
 
     /** The timer a {@link FireTimer} command fires. */

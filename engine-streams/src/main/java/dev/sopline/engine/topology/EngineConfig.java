@@ -3,6 +3,7 @@ package dev.sopline.engine.topology;
 import dev.sopline.engine.api.DecisionListener;
 import dev.sopline.engine.decision.CallbackIds;
 import dev.sopline.engine.decision.InstanceBudget;
+import dev.sopline.engine.processor.CommandLog;
 import dev.sopline.engine.processor.CommandMetrics;
 import java.time.Duration;
 
@@ -18,16 +19,18 @@ import java.time.Duration;
  * @param retention how long a finished instance is kept before it is removed with everything that belongs to it
  * @param metrics where each decided command is reported
  * @param listener told of each reply and instance change as it is decided, in this JVM
+ * @param commandLog where punctuation writes its commands, outside the engine's transaction; null: through the
+ *     topology's own sink, inside it, which holds back the command topic's readers until the commit ({@link CommandLog})
  */
 public record EngineConfig(Duration timerInterval, CallbackIds callbackIds, int firesPerPunctuation, InstanceBudget instanceBudget,
-                           Duration retention, CommandMetrics metrics, DecisionListener listener) {
+                           Duration retention, CommandMetrics metrics, DecisionListener listener, CommandLog commandLog) {
 
     public static final Duration DEFAULT_TIMER_INTERVAL = Duration.ofMillis(100);
     public static final int DEFAULT_FIRES_PER_PUNCTUATION = 500;
     public static final Duration DEFAULT_RETENTION = Duration.ofDays(30);
 
     public EngineConfig(Duration timerInterval, CallbackIds callbackIds, int firesPerPunctuation, InstanceBudget instanceBudget) {
-        this(timerInterval, callbackIds, firesPerPunctuation, instanceBudget, DEFAULT_RETENTION, CommandMetrics.NONE, DecisionListener.NONE);
+        this(timerInterval, callbackIds, firesPerPunctuation, instanceBudget, DEFAULT_RETENTION, CommandMetrics.NONE, DecisionListener.NONE, null);
     }
 
     public EngineConfig(Duration timerInterval, CallbackIds callbackIds) {
@@ -39,14 +42,18 @@ public record EngineConfig(Duration timerInterval, CallbackIds callbackIds, int 
     }
 
     public EngineConfig withRetention(Duration newRetention) {
-        return new EngineConfig(timerInterval, callbackIds, firesPerPunctuation, instanceBudget, newRetention, metrics, listener);
+        return new EngineConfig(timerInterval, callbackIds, firesPerPunctuation, instanceBudget, newRetention, metrics, listener, commandLog);
     }
 
     public EngineConfig withMetrics(CommandMetrics newMetrics) {
-        return new EngineConfig(timerInterval, callbackIds, firesPerPunctuation, instanceBudget, retention, newMetrics, listener);
+        return new EngineConfig(timerInterval, callbackIds, firesPerPunctuation, instanceBudget, retention, newMetrics, listener, commandLog);
     }
 
     public EngineConfig withListener(DecisionListener newListener) {
-        return new EngineConfig(timerInterval, callbackIds, firesPerPunctuation, instanceBudget, retention, metrics, newListener);
+        return new EngineConfig(timerInterval, callbackIds, firesPerPunctuation, instanceBudget, retention, metrics, newListener, commandLog);
+    }
+
+    public EngineConfig withCommandLog(CommandLog newCommandLog) {
+        return new EngineConfig(timerInterval, callbackIds, firesPerPunctuation, instanceBudget, retention, metrics, listener, newCommandLog);
     }
 }

@@ -74,7 +74,23 @@ final class EngineHarness implements AutoCloseable {
     private final Map<String, TestOutputTopic<String, byte[]>> changelogs = new java.util.HashMap<>();
     private final List<CloudEvent> seenEvents = new ArrayList<>();
     private final List<CommandReply> seenReplies = new ArrayList<>();
+    /** Commands punctuation wrote through the command log and not delivered yet, and those delivered, for the test. */
+    private final List<TestRecord<String, Command>> undelivered = new ArrayList<>();
+    private final List<TestRecord<String, Command>> logged = new ArrayList<>();
+    private final List<Runnable> failures = new ArrayList<>();
+    private final List<TestRecord<String, Command>> writtenInTransaction = new ArrayList<>();
+    private CommandLogging logging = CommandLogging.DELIVER;
     private Instant now = START;
+
+    /** What becomes of the commands punctuation writes outside the engine's transaction. */
+    enum CommandLogging {
+        /** Written and read back right after the punctuation, as the engine's producer and consumer would. */
+        DELIVER,
+        /** Written, but read back only when the test says so ({@link #deliverHeld}). */
+        HOLD,
+        /** Not written: the producer reports a failure. */
+        FAIL
+    }
 
     EngineHarness() {
         this(new EngineConfig(Duration.ofMillis(100), new CallbackIds(SECRET)));
@@ -90,7 +106,8 @@ final class EngineHarness implements AutoCloseable {
             throw new IllegalStateException(e);
         }
         props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
-        driver = new TopologyTestDriver(EngineTopology.build(config), props, START);
+        EngineConfig withLog = config.commandLog() != null ? config : config.withCommandLog(this::log);
+        driver = new TopologyTestDriver(EngineTopology.build(withLog), props, START);
         StringSerializer keys = new StringSerializer();
         commands = driver.createInputTopic(EngineTopics.COMMANDS, keys, new RecordSerde<>(Command.class).serializer());
         StringDeserializer keyReader = new StringDeserializer();
@@ -196,7 +213,13 @@ final class EngineHarness implements AutoCloseable {
                 .pipeInput(command.key(), dev.sopline.schemas.json.Json.mapper().writeValueAsBytes(command), now);
     }
 
-    Optional<CommandReply> reply(String commandId) {
+    /** How many answers this command has had so far. */
+    long repliesTo(String commandId) {
+        seenReplies.addAll(replies.readValuesToList());
+        return seenReplies.stream().filter(reply -> commandId.equals(reply.commandId())).count();
+    }
+
+        Optional<CommandReply> reply(String commandId) {
         seenReplies.addAll(replies.readValuesToList());
         return seenReplies.stream().filter(reply -> commandId.equals(reply.commandId())).findFirst();
     }
@@ -205,6 +228,42 @@ final class EngineHarness implements AutoCloseable {
     void advance(Duration duration) {
         now = now.plus(duration);
         driver.advanceWallClockTime(duration);
+        List<Runnable> failed = List.copyOf(failures);
+        failures.clear();
+        failed.forEach(Runnable::run);
+        if (logging == CommandLogging.DELIVER) {
+            deliverHeld();
+        }
+    }
+
+    void logging(CommandLogging mode) {
+        this.logging = mode;
+    }
+
+    /** Reads back the commands punctuation wrote and the engine has not read yet, in the order they were written. */
+    void deliverHeld() {
+        List<TestRecord<String, Command>> held = List.copyOf(undelivered);
+        undelivered.clear();
+        for (TestRecord<String, Command> record : held) {
+            commands.pipeInput(record.key(), record.value(), record.getRecordTime());
+        }
+    }
+
+    /** The commands punctuation wrote that the engine has not read yet. */
+    List<Command> held() {
+        return undelivered.stream().map(TestRecord::value).toList();
+    }
+
+    /** The engine's command log: outside the topology, so a command is read only when the harness pipes it in. */
+    private void log(Command command, Instant at, java.util.function.Consumer<Exception> failed) {
+        if (logging == CommandLogging.FAIL) {
+            // As a producer's callback, not on the calling thread's stack.
+            failures.add(() -> failed.accept(new org.apache.kafka.common.errors.TimeoutException("broker out of reach")));
+            return;
+        }
+        TestRecord<String, Command> record = new TestRecord<>(command.key(), command, at);
+        undelivered.add(record);
+        logged.add(record);
     }
 
     Instance instance(String instanceId) {
@@ -255,9 +314,24 @@ final class EngineHarness implements AutoCloseable {
                 .filter(command -> !(command instanceof FireTimer) && !(command instanceof ReleaseStart)).toList();
     }
 
-    /** Every command the engine wrote to its own topic since the last call, with the time it wrote it. */
+    /**
+     * Every command the engine wrote to its own topic since the last call, through its topology or its command log,
+     * with the time it wrote it.
+     */
     List<TestRecord<String, Command>> writtenCommandRecords() {
-        return followUps.readRecordsToList();
+        List<TestRecord<String, Command>> written = new ArrayList<>(writtenInTransaction);
+        writtenInTransaction.clear();
+        written.addAll(followUps.readRecordsToList());
+        written.addAll(logged);
+        logged.clear();
+        written.sort(java.util.Comparator.comparing(TestRecord::getRecordTime));
+        return written;
+    }
+
+    /** The commands the topology wrote to its own topic inside its transaction since the last call (kept for the above). */
+    List<Command> writtenInTransaction() {
+        writtenInTransaction.addAll(followUps.readRecordsToList());
+        return writtenInTransaction.stream().map(TestRecord::value).toList();
     }
 
     List<Command> writtenCommands() {

@@ -62,7 +62,7 @@ class TimerFiringTest {
         // then the timer went through the log, and the next attempt is ready as of that command's time
         List<TestRecord<String, Command>> written = engine.writtenCommandRecords();
         assertThat(written).extracting(TestRecord::value).containsExactly(
-                new FireTimer(EngineHarness.WORKSPACE, FireTimer.Kind.RETRY, ID, "charge", 1, EngineHarness.START.plusSeconds(1)));
+                new FireTimer(EngineHarness.WORKSPACE, FireTimer.Kind.RETRY, ID, "charge", 1, EngineHarness.START.plusSeconds(1), true));
         assertThat(written.get(0).key()).isEqualTo(ID);
         StepReady next = engine.readySteps(StepType.AUTOMATED).get(0);
         assertThat(next.attempt()).isEqualTo(2);

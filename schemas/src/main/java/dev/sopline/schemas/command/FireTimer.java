@@ -13,8 +13,13 @@ import java.time.Instant;
  * @param stepId step id for step timers; the process version for schedule timers
  * @param attempt the attempt the timer was set for
  * @param dueAt when it was due
+ * @param kept true when the timer stayed in the engine's store as this command was written, to be removed when the
+ *     command is read: such a command is written outside the engine's transaction and may be written more than once,
+ *     and only the first one read while the timer is still stored fires it. Null in commands of engines that removed
+ *     the timer as they wrote the command, in their transaction: those fire as read.
  */
-public record FireTimer(String workspace, Kind kind, String target, String stepId, int attempt, Instant dueAt) implements Command {
+public record FireTimer(String workspace, Kind kind, String target, String stepId, int attempt, Instant dueAt, Boolean kept)
+        implements Command {
 
     public enum Kind {
         /** The backoff of a failed automated attempt has passed: offer the next attempt. */
@@ -23,6 +28,11 @@ public record FireTimer(String workspace, Kind kind, String target, String stepI
         STEP_TIMEOUT,
         /** A schedule trigger's cron fires: start an instance. */
         SCHEDULE
+    }
+
+    /** Whether the timer waits in the store for this command (see {@code kept}). */
+    public boolean timerKept() {
+        return Boolean.TRUE.equals(kept);
     }
 
     @Override

@@ -10,8 +10,17 @@ import java.time.Instant;
  * @param start the start as first received: a start, or an idempotent wrapper around one
  * @param receivedAt the timestamp of the start's own record; the wait is counted from here
  * @param expired true when the wait is over without the version: the start is answered 404
+ * @param kept true when the start stayed held as this command was written, to be let go when the command is read:
+ *     such a command is written outside the engine's transaction and may be written more than once, and only the first
+ *     one read while the start is still held decides it. Null in commands of engines that let the start go as they
+ *     wrote the command, in their transaction: those are decided as read.
  */
-public record ReleaseStart(InstanceCommand start, Instant receivedAt, boolean expired) implements Command {
+public record ReleaseStart(InstanceCommand start, Instant receivedAt, boolean expired, Boolean kept) implements Command {
+
+    /** Whether the start stays held until this command is read (see {@code kept}). */
+    public boolean startKept() {
+        return Boolean.TRUE.equals(kept);
+    }
 
     @Override
     public String commandId() {
