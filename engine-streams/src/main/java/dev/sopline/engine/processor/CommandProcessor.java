@@ -315,14 +315,20 @@ public final class CommandProcessor implements Processor<String, Command, String
     private void punctuate(long wallClockMillis) {
         Instant now = Instant.ofEpochMilli(wallClockMillis);
         ensureIndexed();
-        fireDueTimers(now);
+        if (!fireDueTimers(now)) {
+            return;
+        }
         for (FinishedInstance expired : indexes.expired(now, firesPerPunctuation, key -> ownCommands.isInFlight(EXPIRY_CLAIM + key))) {
-            ownCommands.write(EXPIRY_CLAIM + FinishedInstances.key(expired),
-                    new ExpireInstance(expired.workspace(), expired.instanceId(), expired.expiresAt()), now);
+            if (!ownCommands.write(EXPIRY_CLAIM + FinishedInstances.key(expired),
+                    new ExpireInstance(expired.workspace(), expired.instanceId(), expired.expiresAt()), now)) {
+                return;
+            }
         }
         for (KeyValue<String, ReleaseStart> release : waitingStarts.due(now, firesPerPunctuation,
                 key -> ownCommands.isInFlight(RELEASE_CLAIM + key))) {
-            ownCommands.write(RELEASE_CLAIM + release.key, release.value, now);
+            if (!ownCommands.write(RELEASE_CLAIM + release.key, release.value, now)) {
+                return;
+            }
         }
     }
 
@@ -330,8 +336,10 @@ public final class CommandProcessor implements Processor<String, Command, String
      * Writes the commands of up to {@code firesPerPunctuation} due timers; the rest fire at the next punctuations. A
      * timer stays stored until its command is read. An idempotency key's expiry or an old window bucket only cleans up,
      * at once: decisions already ignore what they remove.
+     *
+     * @return false if the command log refused a command, so the punctuation should write no more
      */
-    private void fireDueTimers(Instant now) {
+    private boolean fireDueTimers(Instant now) {
         List<KeyValue<String, Timer>> due = new ArrayList<>();
         try (KeyValueIterator<String, Timer> iterator = timers.range(null, Timer.upperBoundKey(now))) {
             while (iterator.hasNext() && due.size() < firesPerPunctuation) {
@@ -349,10 +357,11 @@ public final class CommandProcessor implements Processor<String, Command, String
             } else if (timer.kind() == Timer.Kind.FORGET_WINDOW_BUCKET) {
                 timers.delete(entry.key);
                 indexes.forgetWindowBucket(timer.target());
-            } else {
-                ownCommands.write(TIMER_CLAIM + entry.key, timer.fireCommand(), now);
+            } else if (!ownCommands.write(TIMER_CLAIM + entry.key, timer.fireCommand(), now)) {
+                return false;
             }
         }
+        return true;
     }
 
     private void apply(Decision decision, Instance before, String recordKey, Instant now) {

@@ -4,6 +4,9 @@ import dev.sopline.schemas.command.Command;
 import java.time.Instant;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -19,10 +22,14 @@ import org.slf4j.LoggerFactory;
 final class OwnCommands {
 
     private static final Logger LOG = LoggerFactory.getLogger(OwnCommands.class);
+    /** A broker out of reach fails every write of every punctuation: one warning this often says so. */
+    private static final long WARN_EVERY_NANOS = TimeUnit.SECONDS.toNanos(10);
 
     private final CommandLog log;
     /** Written to by the producer's thread when a write fails, so a concurrent set. */
     private final Set<String> inFlight = ConcurrentHashMap.newKeySet();
+    private final AtomicLong lastWarned = new AtomicLong(System.nanoTime() - WARN_EVERY_NANOS);
+    private final AtomicInteger failedSinceWarned = new AtomicInteger();
 
     OwnCommands(CommandLog log) {
         this.log = log;
@@ -33,15 +40,22 @@ final class OwnCommands {
         return inFlight.contains(claim);
     }
 
-    /** Writes the command unless its claim is already in flight. */
-    void write(String claim, Command command, Instant now) {
+    /**
+     * Writes the command unless its claim is already in flight.
+     *
+     * @return false if the log refused it at once (a broker out of reach makes the producer wait for it first): the
+     *     punctuation writes nothing more, and leaves the rest to the next one
+     */
+    boolean write(String claim, Command command, Instant now) {
         if (!inFlight.add(claim)) {
-            return;
+            return true;
         }
         try {
             log.append(command, now, error -> failed(claim, command, error));
+            return true;
         } catch (RuntimeException e) {
             failed(claim, command, e);
+            return false;
         }
     }
 
@@ -50,13 +64,15 @@ final class OwnCommands {
         inFlight.remove(claim);
     }
 
-    int inFlight() {
-        return inFlight.size();
-    }
-
     private void failed(String claim, Command command, Exception error) {
         inFlight.remove(claim);
-        LOG.warn("Could not write {} to the command topic; writing it again at the next punctuation: {}",
-                command.getClass().getSimpleName(), error.toString());
+        int failed = failedSinceWarned.incrementAndGet();
+        long last = lastWarned.get();
+        long now = System.nanoTime();
+        if (now - last >= WARN_EVERY_NANOS && lastWarned.compareAndSet(last, now)) {
+            failedSinceWarned.addAndGet(-failed);
+            LOG.warn("Could not write {} command(s) to the command topic, the last a {}; each is written again at the next punctuation: {}",
+                    failed, command.getClass().getSimpleName(), error.toString());
+        }
     }
 }

@@ -80,6 +80,7 @@ final class EngineHarness implements AutoCloseable {
     private final List<Runnable> failures = new ArrayList<>();
     private final List<TestRecord<String, Command>> writtenInTransaction = new ArrayList<>();
     private CommandLogging logging = CommandLogging.DELIVER;
+    private int refused;
     private Instant now = START;
 
     /** What becomes of the commands punctuation writes outside the engine's transaction. */
@@ -89,7 +90,9 @@ final class EngineHarness implements AutoCloseable {
         /** Written, but read back only when the test says so ({@link #deliverHeld}). */
         HOLD,
         /** Not written: the producer reports a failure. */
-        FAIL
+        FAIL,
+        /** Not written: the producer refuses it at once, as when it has waited in vain for the broker. */
+        REFUSE
     }
 
     EngineHarness() {
@@ -249,6 +252,11 @@ final class EngineHarness implements AutoCloseable {
         }
     }
 
+    /** How many commands the command log has refused at once so far. */
+    int refused() {
+        return refused;
+    }
+
     /** The commands punctuation wrote that the engine has not read yet. */
     List<Command> held() {
         return undelivered.stream().map(TestRecord::value).toList();
@@ -256,6 +264,10 @@ final class EngineHarness implements AutoCloseable {
 
     /** The engine's command log: outside the topology, so a command is read only when the harness pipes it in. */
     private void log(Command command, Instant at, java.util.function.Consumer<Exception> failed) {
+        if (logging == CommandLogging.REFUSE) {
+            refused++;
+            throw new org.apache.kafka.common.errors.TimeoutException("no metadata from the broker");
+        }
         if (logging == CommandLogging.FAIL) {
             // As a producer's callback, not on the calling thread's stack.
             failures.add(() -> failed.accept(new org.apache.kafka.common.errors.TimeoutException("broker out of reach")));

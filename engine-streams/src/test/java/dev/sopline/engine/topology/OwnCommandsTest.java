@@ -108,6 +108,30 @@ class OwnCommandsTest {
     }
 
     @Test
+    void shouldStopWritingForThePunctuationWhenTheLogRefusesACommandAtOnce() {
+        // given two failed attempts whose backoff has passed while the producer refuses at once, as it does after
+        // waiting in vain for the broker: each refusal has held the stream thread, so one is enough per punctuation
+        String other = "01JW0000000000000000000009";
+        engine.register("automated.yaml");
+        engine.start(ID, "billing", Map.of("amount", 12));
+        engine.start(other, "billing", Map.of("amount", 13));
+        engine.workerError(ID, "charge", 1, "declined");
+        engine.workerError(other, "charge", 1, "declined");
+        engine.readySteps(StepType.AUTOMATED);
+        engine.logging(CommandLogging.REFUSE);
+        engine.advance(Duration.ofMillis(1_100));
+        engine.advance(Duration.ofMillis(100));
+        assertThat(engine.refused()).isEqualTo(2);
+
+        // when the broker answers again
+        engine.logging(CommandLogging.DELIVER);
+        engine.advance(Duration.ofMillis(100));
+
+        // then both timers fire
+        assertThat(engine.readySteps(StepType.AUTOMATED)).extracting(StepReady::instanceId).containsExactlyInAnyOrder(ID, other);
+    }
+
+    @Test
     void shouldRemoveAnExpiredInstanceOnceWhenItsExpiryIsReadTwice() {
         // given a cancelled instance past its retention, whose expiry is written but not read yet
         engine.register("webhook.yaml");
