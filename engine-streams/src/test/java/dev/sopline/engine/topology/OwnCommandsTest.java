@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.sopline.engine.decision.CallbackIds;
 import dev.sopline.engine.decision.InstanceBudget;
 import dev.sopline.engine.state.Timer;
+import dev.sopline.engine.state.WaitingStart;
 import dev.sopline.engine.topology.EngineHarness.CommandLogging;
 import dev.sopline.schemas.command.Command;
 import dev.sopline.schemas.command.ExpireInstance;
@@ -199,5 +200,22 @@ class OwnCommandsTest {
 
         // then the timer fires
         assertThat(engine.readySteps(StepType.AUTOMATED)).extracting(StepReady::attempt).containsExactly(2);
+    }
+
+    @Test
+    void shouldDecideAReleasedStartOfAnEarlierEngineThatLetTheStartGoAsItWroteIt() {
+        // given a start held until its process arrived, which an engine of the previous version let go as it wrote the release
+        StartInstance start = engine.startCommand(ID, "two-step", Map.of("title", "t"), "1.0");
+        engine.publish(start);
+        java.time.Instant receivedAt = engine.now();
+        engine.register("two-step.yaml");
+        engine.store(EngineTopology.WAITING_STARTS_STORE).delete(new WaitingStart(start, receivedAt).storeKey());
+
+        // when its release, as that version wrote it, is read
+        engine.publishAsJson(new ReleaseStart(start, receivedAt, false, null));
+
+        // then the start is decided
+        assertThat(engine.reply(start.commandId()).orElseThrow().status()).isEqualTo(201);
+        assertThat(engine.instance(ID).state()).isEqualTo(InstanceState.WAITING);
     }
 }
