@@ -168,7 +168,7 @@ class EngineAbortReplayIT {
      * the broker aborts the transaction, and the engine's stream thread drops its tasks and takes them up again from
      * the last commit.
      */
-    private static int abortOpenTransactions(String applicationId) throws Exception {
+    static int abortOpenTransactions(String applicationId) throws Exception {
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, SharedKafka.bootstrapServers()))) {
             List<String> open = admin.listTransactions().all().get(10, TimeUnit.SECONDS).stream()
                     .filter(listing -> listing.state() == TransactionState.ONGOING)

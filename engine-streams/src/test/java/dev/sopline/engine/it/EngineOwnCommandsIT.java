@@ -23,8 +23,6 @@ import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.ProducerState;
-import org.apache.kafka.clients.admin.TransactionListing;
-import org.apache.kafka.clients.admin.TransactionState;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -79,7 +77,7 @@ class EngineOwnCommandsIT {
             int aborted = 0;
             for (int round = 0; round < 6; round++) {
                 Thread.sleep(500);
-                aborted += abortOpenTransactions(settings.applicationId());
+                aborted += EngineAbortReplayIT.abortOpenTransactions(settings.applicationId());
             }
             assertThat(aborted).as("transactions aborted").isPositive();
 
@@ -129,21 +127,6 @@ class EngineOwnCommandsIT {
                     .flatMap(description -> description.activeProducers().stream())
                     .filter(producer -> producer.coordinatorEpoch().isPresent() || producer.currentTransactionStartOffset().isPresent())
                     .toList();
-        }
-    }
-
-    /** As {@code EngineAbortReplayIT} does: fences the engine's producers with a transaction open, as a crash would. */
-    private static int abortOpenTransactions(String applicationId) throws Exception {
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, SharedKafka.bootstrapServers()))) {
-            List<String> open = admin.listTransactions().all().get(10, TimeUnit.SECONDS).stream()
-                    .filter(listing -> listing.state() == TransactionState.ONGOING)
-                    .map(TransactionListing::transactionalId)
-                    .filter(id -> id.startsWith(applicationId + "-"))
-                    .toList();
-            if (!open.isEmpty()) {
-                admin.fenceProducers(open).all().get(10, TimeUnit.SECONDS);
-            }
-            return open.size();
         }
     }
 }

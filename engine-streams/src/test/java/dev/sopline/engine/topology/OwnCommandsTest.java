@@ -42,9 +42,7 @@ class OwnCommandsTest {
     @Test
     void shouldWriteNoneOfItsOwnCommandsInsideItsTransaction() {
         // given a retry due, a finished instance past its retention and a held start whose process has arrived
-        engine.register("automated.yaml");
-        engine.start(ID, "billing", Map.of("amount", 12));
-        engine.workerError(ID, "charge", 1, "declined");
+        failFirstAttempt();
         StartInstance early = engine.startCommand("01JW0000000000000000000002", "two-step", Map.of("title", "t"), "1.0");
         engine.publish(early);
         engine.register("two-step.yaml");
@@ -62,10 +60,7 @@ class OwnCommandsTest {
     @Test
     void shouldWriteADueTimersCommandOnceUntilItIsReadAndFireItOnceWhenReadTwice() {
         // given a failed attempt waiting for its 1 s backoff, and commands that are written but not read yet
-        engine.register("automated.yaml");
-        engine.start(ID, "billing", Map.of("amount", 12));
-        engine.workerError(ID, "charge", 1, "declined");
-        engine.readySteps(StepType.AUTOMATED);
+        failFirstAttempt();
         engine.logging(CommandLogging.HOLD);
 
         // when the backoff has passed and several punctuations run before the command is read
@@ -92,10 +87,7 @@ class OwnCommandsTest {
     @Test
     void shouldWriteATimersCommandAgainWhenWritingItFailed() {
         // given a failed attempt whose backoff has passed while the broker could not be reached
-        engine.register("automated.yaml");
-        engine.start(ID, "billing", Map.of("amount", 12));
-        engine.workerError(ID, "charge", 1, "declined");
-        engine.readySteps(StepType.AUTOMATED);
+        failFirstAttempt();
         engine.logging(CommandLogging.FAIL);
         engine.advance(Duration.ofMillis(1_100));
         assertThat(engine.readySteps(StepType.AUTOMATED)).isEmpty();
@@ -186,10 +178,7 @@ class OwnCommandsTest {
     @Test
     void shouldFireATimerCommandOfAnEarlierEngineThatRemovedTheTimerAsItWroteIt() {
         // given a failed attempt whose retry timer an engine of the previous version took from the store as it fired
-        engine.register("automated.yaml");
-        engine.start(ID, "billing", Map.of("amount", 12));
-        engine.workerError(ID, "charge", 1, "declined");
-        engine.readySteps(StepType.AUTOMATED);
+        failFirstAttempt();
         engine.logging(CommandLogging.HOLD);
         engine.advance(Duration.ofMillis(1_100));
         FireTimer fire = (FireTimer) engine.held().get(0);
@@ -217,5 +206,13 @@ class OwnCommandsTest {
         // then the start is decided
         assertThat(engine.reply(start.commandId()).orElseThrow().status()).isEqualTo(201);
         assertThat(engine.instance(ID).state()).isEqualTo(InstanceState.WAITING);
+    }
+
+    /** The instance's one automated step failed its first attempt; the retry waits for a 1 s backoff. */
+    private void failFirstAttempt() {
+        engine.register("automated.yaml");
+        engine.start(ID, "billing", Map.of("amount", 12));
+        engine.workerError(ID, "charge", 1, "declined");
+        engine.readySteps(StepType.AUTOMATED);
     }
 }
