@@ -54,6 +54,7 @@ public final class FinishedInstances {
     public void remove(FinishedInstance entry) {
         store.delete(key(entry));
     }
+
     public static String key(FinishedInstance entry) {
         return Keys.millis(entry.expiresAt().toEpochMilli()) + '|' + entry.workspace() + '|' + entry.instanceId();
     }
