@@ -80,6 +80,8 @@ public final class CommandProcessor implements Processor<String, Command, String
     private static final String TIMER_CLAIM = "timer|";
     private static final String EXPIRY_CLAIM = "expiry|";
     private static final String RELEASE_CLAIM = "release|";
+    /** Punctuation writes at most this many punctuations' worth of commands ahead of what the engine has read back. */
+    private static final int UNREAD_PUNCTUATIONS = 4;
 
     private final Duration timerInterval;
     private final int firesPerPunctuation;
@@ -144,7 +146,8 @@ public final class CommandProcessor implements Processor<String, Command, String
                 timer -> timers.put(timer.storeKey(), timer));
         this.waitingStarts = new WaitingStarts(context.getStateStore(EngineTopology.WAITING_STARTS_STORE), definitions);
         this.ownCommands = new OwnCommands(commandLog != null ? commandLog
-                : (command, at, failed) -> forward(EngineTopology.COMMANDS_SINK, command.key(), command, at));
+                : (command, at, failed) -> forward(EngineTopology.COMMANDS_SINK, command.key(), command, at),
+                UNREAD_PUNCTUATIONS * firesPerPunctuation);
         this.indexed = false;
         context.schedule(timerInterval, PunctuationType.WALL_CLOCK_TIME, this::punctuate);
     }

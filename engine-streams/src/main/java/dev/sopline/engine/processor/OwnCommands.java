@@ -17,7 +17,9 @@ import org.slf4j.LoggerFactory;
  * it failed, and the next punctuation writes it again.
  *
  * <p>The claims live in memory only. After a crash or when the partition moves, punctuation writes again what is
- * still due, and the command read second finds nothing left to act on.
+ * still due, and the command read second finds nothing left to act on. Their number is bounded: while the engine is
+ * behind on its log (after downtime, with many timers due at once), punctuation writes no more than that ahead of what
+ * it has read, instead of holding a claim for every due timer.
  */
 final class OwnCommands {
 
@@ -26,13 +28,16 @@ final class OwnCommands {
     private static final long WARN_EVERY_NANOS = TimeUnit.SECONDS.toNanos(10);
 
     private final CommandLog log;
+    private final int maxInFlight;
     /** Written to by the producer's thread when a write fails, so a concurrent set. */
     private final Set<String> inFlight = ConcurrentHashMap.newKeySet();
     private final AtomicLong lastWarned = new AtomicLong(System.nanoTime() - WARN_EVERY_NANOS);
     private final AtomicInteger failedSinceWarned = new AtomicInteger();
 
-    OwnCommands(CommandLog log) {
+    /** @param maxInFlight how many commands may be written and not yet read back */
+    OwnCommands(CommandLog log, int maxInFlight) {
         this.log = log;
+        this.maxInFlight = maxInFlight;
     }
 
     /** Whether the command of this claim is written and not read back yet. */
@@ -43,10 +48,14 @@ final class OwnCommands {
     /**
      * Writes the command unless its claim is already in flight.
      *
-     * @return false if the log refused it at once (a broker out of reach makes the producer wait for it first): the
-     *     punctuation writes nothing more, and leaves the rest to the next one
+     * @return false if as many commands as allowed are unread, or if the log refused this one at once (a broker out of
+     *     reach makes the producer wait for it first): the punctuation writes nothing more, and leaves the rest to a
+     *     later one
      */
     boolean write(String claim, Command command, Instant now) {
+        if (inFlight.size() >= maxInFlight) {
+            return false;
+        }
         if (!inFlight.add(claim)) {
             return true;
         }

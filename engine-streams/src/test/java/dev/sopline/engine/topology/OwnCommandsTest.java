@@ -125,6 +125,32 @@ class OwnCommandsTest {
     }
 
     @Test
+    void shouldWriteAtMostFourPunctuationsWorthAheadOfWhatTheEngineHasRead() {
+        // given an engine that fires 2 timers per punctuation, and 10 step timeouts due while it does not read its log
+        try (EngineHarness behind = new EngineHarness(new EngineConfig(Duration.ofMillis(100), new CallbackIds(EngineHarness.SECRET), 2))) {
+            behind.register("quick-form.yaml", TimerFiringTest.QUICK_FORM.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            for (int i = 0; i < 10; i++) {
+                behind.start("01JW00000000000000000000%02d".formatted(i + 10), "quick-form", Map.of());
+            }
+            behind.logging(CommandLogging.HOLD);
+
+            // when many punctuations pass
+            for (int i = 0; i < 10; i++) {
+                behind.advance(Duration.ofMillis(1_000));
+            }
+
+            // then it has written 8 commands, not one per due timer
+            assertThat(behind.held()).hasSize(8);
+
+            // and once it reads them, it writes the rest
+            behind.logging(CommandLogging.DELIVER);
+            behind.deliverHeld();
+            behind.advance(Duration.ofMillis(100));
+            assertThat(behind.writtenCommands()).filteredOn(FireTimer.class::isInstance).hasSize(10);
+        }
+    }
+
+    @Test
     void shouldRemoveAnExpiredInstanceOnceWhenItsExpiryIsReadTwice() {
         // given a cancelled instance past its retention, whose expiry is written but not read yet
         engine.register("webhook.yaml");

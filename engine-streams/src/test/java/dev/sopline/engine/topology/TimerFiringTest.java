@@ -24,7 +24,8 @@ import org.junit.jupiter.api.Test;
 class TimerFiringTest {
 
     private static final String ID = "01JT0000000000000000000001";
-    private static final String QUICK_FORM = """
+    /** One form step that times out after 1 s. */
+    static final String QUICK_FORM = """
             engine: "0.1"
             process:
               name: quick-form
