@@ -35,12 +35,15 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
+import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
@@ -222,7 +225,7 @@ final class EngineHarness implements AutoCloseable {
         return seenReplies.stream().filter(reply -> commandId.equals(reply.commandId())).count();
     }
 
-        Optional<CommandReply> reply(String commandId) {
+    Optional<CommandReply> reply(String commandId) {
         seenReplies.addAll(replies.readValuesToList());
         return seenReplies.stream().filter(reply -> commandId.equals(reply.commandId())).findFirst();
     }
@@ -263,14 +266,14 @@ final class EngineHarness implements AutoCloseable {
     }
 
     /** The engine's command log: outside the topology, so a command is read only when the harness pipes it in. */
-    private void log(Command command, Instant at, java.util.function.Consumer<Exception> failed) {
+    private void log(Command command, Instant at, Consumer<Exception> failed) {
         if (logging == CommandLogging.REFUSE) {
             refused++;
-            throw new org.apache.kafka.common.errors.TimeoutException("no metadata from the broker");
+            throw new TimeoutException("no metadata from the broker");
         }
         if (logging == CommandLogging.FAIL) {
             // As a producer's callback, not on the calling thread's stack.
-            failures.add(() -> failed.accept(new org.apache.kafka.common.errors.TimeoutException("broker out of reach")));
+            failures.add(() -> failed.accept(new TimeoutException("broker out of reach")));
             return;
         }
         TestRecord<String, Command> record = new TestRecord<>(command.key(), command, at);
@@ -336,7 +339,7 @@ final class EngineHarness implements AutoCloseable {
         written.addAll(followUps.readRecordsToList());
         written.addAll(logged);
         logged.clear();
-        written.sort(java.util.Comparator.comparing(TestRecord::getRecordTime));
+        written.sort(Comparator.comparing(TestRecord::getRecordTime));
         return written;
     }
 

@@ -15,7 +15,9 @@ import dev.sopline.schemas.command.StartInstance;
 import dev.sopline.schemas.definition.StepType;
 import dev.sopline.schemas.event.StepReady;
 import dev.sopline.schemas.instance.InstanceState;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
@@ -128,7 +130,7 @@ class OwnCommandsTest {
     void shouldWriteAtMostFourPunctuationsWorthAheadOfWhatTheEngineHasRead() {
         // given an engine that fires 2 timers per punctuation, and 10 step timeouts due while it does not read its log
         try (EngineHarness behind = new EngineHarness(new EngineConfig(Duration.ofMillis(100), new CallbackIds(EngineHarness.SECRET), 2))) {
-            behind.register("quick-form.yaml", TimerFiringTest.QUICK_FORM.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            behind.register("quick-form.yaml", TimerFiringTest.QUICK_FORM.getBytes(StandardCharsets.UTF_8));
             for (int i = 0; i < 10; i++) {
                 behind.start("01JW00000000000000000000%02d".formatted(i + 10), "quick-form", Map.of());
             }
@@ -222,7 +224,7 @@ class OwnCommandsTest {
         // given a start held until its process arrived, which an engine of the previous version let go as it wrote the release
         StartInstance start = engine.startCommand(ID, "two-step", Map.of("title", "t"), "1.0");
         engine.publish(start);
-        java.time.Instant receivedAt = engine.now();
+        Instant receivedAt = engine.now();
         engine.register("two-step.yaml");
         engine.store(EngineTopology.WAITING_STARTS_STORE).delete(new WaitingStart(start, receivedAt).storeKey());
 
