@@ -76,6 +76,7 @@ public final class Benchmark {
                 Integer.parseInt(options.getOrDefault("sequential", "50")),
                 Integer.parseInt(options.getOrDefault("http-requests", "2000")),
                 Integer.parseInt(options.getOrDefault("http-concurrency", "16")),
+                Integer.parseInt(options.getOrDefault("process-versions", "1")),
                 Duration.ofSeconds(Long.parseLong(options.getOrDefault("warm-up-s", "60"))),
                 list(options.getOrDefault("concurrency", "1,32,64")).stream().map(Integer::parseInt).toList(),
                 Duration.ofSeconds(Long.parseLong(options.getOrDefault("duration-s", "30"))),
@@ -98,6 +99,7 @@ public final class Benchmark {
         reportedSettings.put("sequential", settings.sequential());
         reportedSettings.put("http_requests", settings.httpRequests());
         reportedSettings.put("http_concurrency", settings.httpConcurrency());
+        reportedSettings.put("gateway_process_versions", settings.processVersions());
         reportedSettings.put("warm_up_s", settings.warmUp().toSeconds());
         reportedSettings.put("closed_loop_concurrency", settings.concurrency());
         reportedSettings.put("closed_loop_duration_s", settings.duration().toSeconds());
@@ -170,7 +172,8 @@ public final class Benchmark {
      * @param rate the open loop's requests per second
      * @param profileDirectory where to write a flight recording of the platform during the busiest closed-loop case; null for none
      */
-    private record Settings(Set<String> cases, int instances, int sequential, int httpRequests, int httpConcurrency, Duration warmUp,
+    private record Settings(Set<String> cases, int instances, int sequential, int httpRequests, int httpConcurrency, int processVersions,
+                            Duration warmUp,
                             List<Integer> concurrency, Duration duration, Duration ramp, int rate, Path profileDirectory, Path jar,
                             List<String> platformJavaOptions) {}
 
@@ -201,7 +204,9 @@ public final class Benchmark {
             register(platform, EngineRun.PROCESS);
             register(platform, EngineRun.OTHER_PROCESS);
             register(platform, EngineRun.PARALLEL_PROCESS);
-            register(platform, GatewayRun.PROCESS);
+            for (String version : GatewayRun.versions(settings.processVersions())) {
+                register(platform, GatewayRun.process(version));
+            }
 
             // Load first: on two cores the platform's JIT compiler takes about half a core in the first minute,
             // and a platform runs for days, not seconds. Everything is then measured closer to how it runs for good.

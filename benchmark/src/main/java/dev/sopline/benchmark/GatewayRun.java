@@ -4,18 +4,22 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.IntStream;
 
 /** {@code POST /sop/:name/start} under a bounded number of concurrent requests, as API clients send them. */
 final class GatewayRun {
 
-    static final String PROCESS = """
+    /** The process the case starts, in the version given: a form step, so its instances wait and cost nothing more. */
+    static String process(String version) {
+        return """
             engine: "0.1"
             process:
               name: bench-form
-              version: "1.0"
+              version: "%s"
               inputs:
                 - name: n
                   type: integer
@@ -26,7 +30,19 @@ final class GatewayRun {
                   outputs:
                     - name: ok
                       type: boolean
-            """;
+            """.formatted(version);
+    }
+
+    /**
+     * The versions registered, oldest first: "1.0" alone by default, or as many as asked ("1.0" to "N.0"), since every
+     * start names the latest and what that costs may grow with the versions a process keeps.
+     */
+    static List<String> versions(int count) {
+        if (count < 1) {
+            throw new IllegalArgumentException("Expected --process-versions to be at least 1, but got " + count);
+        }
+        return IntStream.rangeClosed(1, count).mapToObj(major -> major + ".0").toList();
+    }
 
     record Result(double requestsPerSecond, Latencies latencies, int requests, int non2xx) {}
 

@@ -34,6 +34,11 @@ final class CachedDefinitions implements DefinitionLookup {
     }
 
     @Override
+    public Optional<ProcessDefinition> latest(String workspace, String process) {
+        return store.latest(workspace, process);
+    }
+
+    @Override
     public boolean isRetired(String workspace, String process) {
         return store.isRetired(workspace, process);
     }

@@ -21,6 +21,11 @@ final class StoredDefinitions implements DefinitionLookup {
     }
 
     @Override
+    public Optional<ProcessDefinition> latest(String workspace, String process) {
+        return store.latest(workspace, process).map(ProcessVersions.PublishedVersion::definition);
+    }
+
+    @Override
     public boolean isRetired(String workspace, String process) {
         return store.isRetired(workspace, process);
     }

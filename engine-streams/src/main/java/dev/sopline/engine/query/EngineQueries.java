@@ -229,6 +229,11 @@ public final class EngineQueries implements EngineReader {
     }
 
     @Override
+    public Optional<ProcessVersions.PublishedVersion> latestVersion(String workspace, String name) {
+        return readable(() -> new ProcessVersionStore(store(EngineTopology.DEFINITIONS_STORE, ProcessVersions.class)).latest(workspace, name));
+    }
+
+    @Override
     public List<ProcessVersions> processes(String workspace) {
         return readable(() -> new ProcessVersionStore(store(EngineTopology.DEFINITIONS_STORE, ProcessVersions.class)).list(workspace));
     }

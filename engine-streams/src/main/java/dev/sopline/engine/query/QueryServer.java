@@ -200,6 +200,7 @@ public final class QueryServer implements AutoCloseable {
                     parameters.get("cursor"), limit));
             case "callback" -> reader.callbackOwner(required(parameters, "id"));
             case "process" -> reader.process(required(parameters, "workspace"), required(parameters, "name"));
+            case "latest-version" -> reader.latestVersion(required(parameters, "workspace"), required(parameters, "name"));
             case "processes" -> Optional.of(reader.processes(required(parameters, "workspace")));
             default -> Optional.empty();
         };

@@ -202,6 +202,11 @@ public final class RoutingEngineReader implements EngineReader {
     }
 
     @Override
+    public Optional<ProcessVersions.PublishedVersion> latestVersion(String workspace, String name) {
+        return local.latestVersion(workspace, name);
+    }
+
+    @Override
     public List<ProcessVersions> processes(String workspace) {
         return local.processes(workspace);
     }

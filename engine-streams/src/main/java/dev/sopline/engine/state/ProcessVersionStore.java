@@ -23,13 +23,18 @@ import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
  * record, under {@code <workspace>/<name>/retired} (no version is named that: versions are numbers), merged into what
  * is read as {@link ProcessVersions#retiredAt}.
  *
- * <p>"Latest" is the highest version among the process's records found by a prefix scan, compared numerically part
- * by part: the store's key order is lexical ({@code 1.10} before {@code 1.9}), so it is never relied on.
+ * <p>"Latest" is the highest version, compared numerically part by part: the store's key order is lexical
+ * ({@code 1.10} before {@code 1.9}), so it is never relied on. Every start asks for it, so it is kept under a key of its
+ * own, {@code <workspace>/<name>/latest}, a copy of the latest version's record written beside the version that
+ * becomes latest: one read, however many versions the process has. A process whose versions were all registered
+ * before that copy existed has none until its next new latest version; its latest is then found by a scan of its
+ * records ({@link #latest}).
  */
 public final class ProcessVersionStore {
 
     private static final StringSerializer KEYS = new StringSerializer();
     private static final String RETIRED = "retired";
+    private static final String LATEST = "latest";
 
     private final ReadOnlyKeyValueStore<String, ProcessVersions> store;
 
@@ -43,6 +48,10 @@ public final class ProcessVersionStore {
 
     public static String retiredKey(String workspace, String process) {
         return versionPrefix(workspace, process) + RETIRED;
+    }
+
+    public static String latestKey(String workspace, String process) {
+        return versionPrefix(workspace, process) + LATEST;
     }
 
     private static String versionPrefix(String workspace, String process) {
@@ -80,6 +89,15 @@ public final class ProcessVersionStore {
         }
     }
 
+    /** The latest version: one read of its copy, or, for a process that has no copy yet, a scan of its versions. */
+    public Optional<PublishedVersion> latest(String workspace, String process) {
+        ProcessVersions copy = store.get(latestKey(workspace, process));
+        if (copy != null) {
+            return copy.latest();
+        }
+        return find(workspace, process).flatMap(ProcessVersions::latest);
+    }
+
     /** Whether the process is retired, from its one retirement record: a single read, not a scan of its versions. */
     public boolean isRetired(String workspace, String process) {
         ProcessVersions mark = store.get(retiredKey(workspace, process));
@@ -111,8 +129,9 @@ public final class ProcessVersionStore {
     }
 
     /**
-     * The records that publish one new version, or a retirement: its own, and, if the process still has a record of
-     * the previous format, one record per version it holds plus a tombstone for it, so the old record is split once.
+     * The records that publish one new version, or a retirement: its own; a copy under the latest key when the new
+     * version is higher than every one published; and, if the process still has a record of the previous format, one
+     * record per version it holds plus a tombstone for it, so the old record is split once.
      *
      * @param published a one-version record ({@link ProcessVersions#single}) or a retirement ({@link ProcessVersions#retirement})
      */
@@ -125,8 +144,13 @@ public final class ProcessVersionStore {
                     ProcessVersions.single(published.workspace(), published.name(), version, old))));
             writes.add(KeyValue.pair(legacyKey, null));
         }
-        published.versions().forEach((version, value) -> writes.add(KeyValue.pair(versionKey(published.workspace(), published.name(), version),
-                published)));
+        Optional<String> latestBefore = latest(published.workspace(), published.name()).map(before -> before.definition().version());
+        published.versions().forEach((version, value) -> {
+            writes.add(KeyValue.pair(versionKey(published.workspace(), published.name(), version), published));
+            if (latestBefore.isEmpty() || ProcessVersions.VERSION_ORDER.compare(version, latestBefore.get()) > 0) {
+                writes.add(KeyValue.pair(latestKey(published.workspace(), published.name()), published));
+            }
+        });
         if (published.retired()) {
             writes.add(KeyValue.pair(retiredKey(published.workspace(), published.name()), published));
         }

@@ -333,15 +333,14 @@ public class InstanceController {
      * briefly for the process if it has none ({@code WaitingStarts}), and answers 404 itself if there is none.
      */
     private String latestVersionIfReadable(String workspace, String name) {
-        Optional<ProcessVersions> versions;
+        Optional<ProcessVersions.PublishedVersion> latest;
         try {
-            versions = engine.queries().process(workspace, name);
+            latest = engine.queries().latestVersion(workspace, name);
         } catch (StateUnavailableException unreadable) {
             LOG.debug("Starting '{}' without reading its latest version: {}", name, unreadable.getMessage());
             return null;
         }
-        return versions.flatMap(ProcessVersions::latest)
-                .map(latest -> latest.definition().version())
+        return latest.map(found -> found.definition().version())
                 .orElseThrow(() -> ProcessController.notFound("Expected a published process named '%s', but there is none".formatted(name)));
     }
 

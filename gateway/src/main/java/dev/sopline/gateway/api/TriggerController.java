@@ -86,8 +86,7 @@ public class TriggerController {
     }
 
     private ResponseEntity<Object> start(String workspace, String process, byte[] body, HttpServletRequest request) {
-        ProcessDefinition definition = engine.queries().process(workspace, process)
-                .flatMap(versions -> versions.latest())
+        ProcessDefinition definition = engine.queries().latestVersion(workspace, process)
                 .map(latest -> latest.definition())
                 .filter(found -> found.trigger().type() == TriggerType.WEBHOOK)
                 .orElseThrow(() -> ProcessController.notFound(

@@ -49,5 +49,13 @@ public interface EngineReader {
 
     Optional<ProcessVersions> process(String workspace, String name);
 
+    /**
+     * The process's highest published version alone, which every start names: readers that can answer it without
+     * the other versions do.
+     */
+    default Optional<ProcessVersions.PublishedVersion> latestVersion(String workspace, String name) {
+        return process(workspace, name).flatMap(ProcessVersions::latest);
+    }
+
     List<ProcessVersions> processes(String workspace);
 }

@@ -82,6 +82,18 @@ public final class RemoteEngineReader implements EngineReader {
         return client.get(baseUrl, "/query/process", Map.of("workspace", workspace, "name", name), new TypeReference<ProcessVersions>() {});
     }
 
+    /**
+     * Asks for the latest version alone. A replica of an earlier version does not know that query and answers it as
+     * not found, so "none" is asked again as the whole process: rare (a start of an unknown process), and never wrong
+     * while replicas of both versions serve.
+     */
+    @Override
+    public Optional<ProcessVersions.PublishedVersion> latestVersion(String workspace, String name) {
+        Optional<ProcessVersions.PublishedVersion> latest = client.get(baseUrl, "/query/latest-version", Map.of("workspace", workspace, "name", name),
+                new TypeReference<ProcessVersions.PublishedVersion>() {});
+        return latest.isPresent() ? latest : EngineReader.super.latestVersion(workspace, name);
+    }
+
     @Override
     public List<ProcessVersions> processes(String workspace) {
         return client.get(baseUrl, "/query/processes", Map.of("workspace", workspace), new TypeReference<List<ProcessVersions>>() {}).orElseThrow();

@@ -186,6 +186,11 @@ public final class ReplicaSetEngineReader implements EngineReader, AutoCloseable
     }
 
     @Override
+    public Optional<ProcessVersions.PublishedVersion> latestVersion(String workspace, String name) {
+        return ask(reader -> reader.latestVersion(workspace, name));
+    }
+
+    @Override
     public List<ProcessVersions> processes(String workspace) {
         return ask(reader -> reader.processes(workspace));
     }

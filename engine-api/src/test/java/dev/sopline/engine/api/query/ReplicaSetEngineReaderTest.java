@@ -5,6 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import com.sun.net.httpserver.HttpServer;
+import dev.sopline.engine.api.view.ProcessVersions;
+import dev.sopline.schemas.definition.ProcessDefinition;
+import dev.sopline.schemas.definition.ProcessFiles;
 import dev.sopline.schemas.instance.InstanceState;
 import dev.sopline.schemas.instance.InstanceView;
 import dev.sopline.schemas.json.Json;
@@ -75,6 +78,19 @@ class ReplicaSetEngineReaderTest {
     }
 
     @Test
+    void shouldAskForTheLatestVersionAloneAndAskAReplicaThatDoesNotKnowThatQueryForTheWholeProcess() throws IOException {
+        String latestAlone = Json.mapper().writeValueAsString(published("3.0"));
+        String wholeProcess = Json.mapper().writeValueAsString(new ProcessVersions("default", "p",
+                Map.of("1.0", published("1.0"), "2.0", published("2.0")), ProcessVersions.ONE_VERSION_FORMAT, null));
+        String current = replica(Map.of("/query/latest-version", latestAlone), Map.of());
+        String earlier = replica(Map.of("/query/process", wholeProcess), Map.of(), 404);
+
+        assertThat(reader(List.of(current)).latestVersion("default", "p")).map(latest -> latest.definition().version()).contains("3.0");
+        assertThat(reader(List.of(earlier)).latestVersion("default", "p")).map(latest -> latest.definition().version()).contains("2.0");
+        assertThat(reader(List.of(replica(Map.of(), Map.of(), 404))).latestVersion("default", "p")).isEmpty();
+    }
+
+    @Test
     void shouldTakeACommaSeparatedListOfUrls() {
         assertThat(ReplicaSetEngineReader.parse(" http://engine-1:7070, ,http://engine-2:7070 "))
                 .containsExactly("http://engine-1:7070", "http://engine-2:7070");
@@ -89,15 +105,21 @@ class ReplicaSetEngineReaderTest {
 
     /** A replica's query endpoint answering the given paths with 200 and anything else with 503, as one still restoring. */
     private String replica(Map<String, String> answers, Map<String, String> headers) throws IOException {
+        return replica(answers, headers, 503);
+    }
+
+    /** A replica's query endpoint answering the given paths with 200 and anything else with the status given. */
+    private String replica(Map<String, String> answers, Map<String, String> headers, int otherwise) throws IOException {
         HttpServer server = HttpServer.create(new InetSocketAddress("localhost", 0), 0);
         server.createContext("/", exchange -> {
             try (exchange) {
                 String body = answers.get(exchange.getRequestURI().getPath());
-                byte[] bytes = (body == null ? "{\"error\":\"unavailable\"}" : body).getBytes(StandardCharsets.UTF_8);
+                byte[] bytes = (body == null ? "{\"error\":\"" + (otherwise == 404 ? "not_found" : "unavailable") + "\"}" : body)
+                        .getBytes(StandardCharsets.UTF_8);
                 if (body != null) {
                     headers.forEach((name, value) -> exchange.getResponseHeaders().set(name, value));
                 }
-                exchange.sendResponseHeaders(body == null ? 503 : 200, bytes.length);
+                exchange.sendResponseHeaders(body == null ? otherwise : 200, bytes.length);
                 try (OutputStream out = exchange.getResponseBody()) {
                     out.write(bytes);
                 }
@@ -106,6 +128,23 @@ class ReplicaSetEngineReaderTest {
         server.start();
         servers.add(server);
         return "http://localhost:" + server.getAddress().getPort();
+    }
+
+    private static ProcessVersions.PublishedVersion published(String version) {
+        String yaml = """
+                engine: "0.1"
+                process:
+                  name: p
+                  version: "%s"
+                  steps:
+                    - id: check
+                      type: form
+                      outputs:
+                        - name: ok
+                          type: boolean
+                """.formatted(version);
+        ProcessDefinition definition = ((ProcessFiles.Loaded) ProcessFiles.load(yaml.getBytes(StandardCharsets.UTF_8))).file().process();
+        return new ProcessVersions.PublishedVersion(definition, yaml, Instant.parse("2026-01-01T00:00:00Z"));
     }
 
     private static int closedPort() throws IOException {
