@@ -24,6 +24,7 @@ import dev.sopline.schemas.command.IdempotencyKey;
 import dev.sopline.schemas.command.InstanceCommand;
 import dev.sopline.gateway.engine.EngineAccess;
 import dev.sopline.gateway.web.ApiException;
+import dev.sopline.gateway.web.HeldResponses;
 import dev.sopline.gateway.web.JsonBodies;
 import dev.sopline.gateway.auth.TokenRecord;
 import dev.sopline.schemas.command.Actor;
@@ -40,6 +41,7 @@ import dev.sopline.schemas.validation.Violation;
 import dev.sopline.schemas.validation.ViolationCode;
 import dev.sopline.gateway.stream.InstanceWaits;
 import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -77,14 +79,16 @@ public class InstanceController {
     private final IdempotencyKeys idempotency;
 
     private final InstanceWaits waits;
+    private final HeldResponses heldResponses;
 
     public InstanceController(EngineAccess engine, CommandBus commands, RequestScope scope, IdempotencyKeys idempotency,
-                              InstanceWaits waits) {
+                              InstanceWaits waits, HeldResponses heldResponses) {
         this.engine = engine;
         this.commands = commands;
         this.scope = scope;
         this.idempotency = idempotency;
         this.waits = waits;
+        this.heldResponses = heldResponses;
     }
 
     @Operation(operationId = "startInstance", summary = "Start an instance of a process",
@@ -164,9 +168,17 @@ public class InstanceController {
      */
     @io.swagger.v3.oas.annotations.Hidden
     @GetMapping(path = "/sop/{name}/{id}", params = "wait")
-    public DeferredResult<ResponseEntity<Map<String, Object>>> getWhenSettled(@PathVariable String name, @PathVariable String id,
-                                                                               @RequestParam("wait") String wait,
-                                                                               HttpServletRequest request) {
+    public ResponseEntity<?> getWhenSettled(@PathVariable String name, @PathVariable String id, @RequestParam("wait") String wait,
+                                            HttpServletRequest request, HttpServletResponse response) {
+        Duration backstop = waitParameter(wait).plus(InstanceWaits.GRACE).plusSeconds(5);
+        return heldResponses.answer(request, response, () -> whenSettled(name, id, wait, request), backstop);
+    }
+
+    /**
+     * The read of {@link #getWhenSettled}, answered in a result once the instance settles or the wait runs out, for
+     * whoever holds it: the API over the servlet's async context ({@link HeldResponses}), MCP on its request's thread.
+     */
+    public DeferredResult<ResponseEntity<Map<String, Object>>> whenSettled(String name, String id, String wait, HttpServletRequest request) {
         Duration waitFor = waitParameter(wait);
         String workspace = scope.workspace(request);
         String base = scope.baseUrl();

@@ -62,7 +62,7 @@ class InstanceTools implements ToolSet {
                             }
                             Duration waitFor = InstanceController.waitParameter(String.valueOf(wait));
                             return heldReads.read(scope.workspace(operation), waitFor,
-                                    () -> instances.getWhenSettled(name, id, String.valueOf(wait), operation),
+                                    () -> instances.whenSettled(name, id, String.valueOf(wait), operation),
                                     () -> instances.get(name, id, operation));
                         }, null),
                 new ToolDefinition(ToolSchemas.tool("list_instances", "List instances",
