@@ -100,6 +100,8 @@ public class HeldResponses {
             response.setContentType(MediaType.APPLICATION_JSON_VALUE);
             response.setContentLength(body.length);
             response.getOutputStream().write(body);
+            // Out now, on this thread: completing from outside a dispatch hands the rest to another container thread.
+            response.flushBuffer();
         } catch (IOException | RuntimeException e) {
             LOG.debug("A held read's answer could not be written: {}", e.toString());
         } finally {
