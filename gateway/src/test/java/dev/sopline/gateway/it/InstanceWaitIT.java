@@ -53,6 +53,9 @@ class InstanceWaitIT extends GatewayTestBase {
     @org.springframework.beans.factory.annotation.Autowired
     HeardDecisions heard;
 
+    @org.springframework.beans.factory.annotation.Autowired
+    io.micrometer.core.instrument.MeterRegistry meters;
+
     @BeforeEach
     void register() {
         api = api();
@@ -79,6 +82,25 @@ class InstanceWaitIT extends GatewayTestBase {
         assertThat(answer.json().path("steps").get(1).path("state").asString()).isEqualTo("active");
         // Woken by the change, not by its wait running out (20 s) nor by the once-a-second read alone.
         assertThat(afterSubmit).isLessThan(Duration.ofSeconds(10));
+    }
+
+    @Test
+    void shouldTimeAHeldReadInTheRequestMetricsOnceItIsAnswered() throws Exception {
+        String id = api.start("machine-only", Map.of()).json().path("id").asString();
+        long before = heldReadsTimed();
+        CompletableFuture<SopApi.Response> held = CompletableFuture.supplyAsync(() -> api.get("/sop/machine-only/" + id + "?wait=20"));
+        Thread.sleep(500);
+
+        api.submit("machine-only", id, "compute", Map.of("total", "3"));
+
+        assertThat(held.get(15, TimeUnit.SECONDS).json().path("state").asString()).isEqualTo("completed");
+        // Answered outside Spring MVC's async dispatch: the request's observation still ends when the request does.
+        org.awaitility.Awaitility.await("the held read timed").atMost(Duration.ofSeconds(5)).until(() -> heldReadsTimed() > before);
+    }
+
+    private long heldReadsTimed() {
+        return meters.find("http.server.requests").tag("uri", "/sop/{name}/{id}").tag("status", "200").timers().stream()
+                .mapToLong(io.micrometer.core.instrument.Timer::count).sum();
     }
 
     @Test
