@@ -146,10 +146,11 @@ public final class ProcessVersionStore {
         }
         Optional<String> latestBefore = latest(published.workspace(), published.name()).map(before -> before.definition().version());
         published.versions().forEach((version, value) -> {
-            writes.add(KeyValue.pair(versionKey(published.workspace(), published.name(), version), published));
+            // The copy first: a reader that sees the new version (a gateway confirming a registration) sees it latest too.
             if (latestBefore.isEmpty() || ProcessVersions.VERSION_ORDER.compare(version, latestBefore.get()) > 0) {
                 writes.add(KeyValue.pair(latestKey(published.workspace(), published.name()), published));
             }
+            writes.add(KeyValue.pair(versionKey(published.workspace(), published.name(), version), published));
         });
         if (published.retired()) {
             writes.add(KeyValue.pair(retiredKey(published.workspace(), published.name()), published));

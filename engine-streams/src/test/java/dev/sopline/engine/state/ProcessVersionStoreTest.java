@@ -80,6 +80,19 @@ class ProcessVersionStoreTest {
     }
 
     @Test
+    void shouldNameANewVersionLatestToAReaderThatSeesItBetweenAnyTwoOfItsWrites() {
+        publish("1.0");
+
+        for (KeyValue<String, ProcessVersions> write : versions.writesFor(record("2.0"))) {
+            records.put(write.key, write.value);
+            if (versions.find(WORKSPACE, NAME).orElseThrow().versions().containsKey("2.0")) {
+                // A gateway answers a registration once it sees the version: a start right after must start it.
+                assertThat(versions.latest(WORKSPACE, NAME)).map(latest -> latest.definition().version()).contains("2.0");
+            }
+        }
+    }
+
+    @Test
     void shouldKnowNoLatestOfAnUnknownOrOnlyRetiredProcess() {
         assertThat(versions.latest(WORKSPACE, NAME)).isEmpty();
 
