@@ -5,10 +5,15 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.sopline.engine.api.query.StateUnavailableException;
 import dev.sopline.schemas.json.Json;
+import jakarta.servlet.AsyncContext;
 import jakarta.servlet.AsyncEvent;
 import jakarta.servlet.AsyncListener;
+import jakarta.servlet.ServletRequest;
+import jakarta.servlet.ServletResponse;
 import java.io.IOException;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
@@ -45,6 +50,35 @@ class HeldResponsesTest {
         assertThat(response.getStatus()).isEqualTo(200);
         assertThat(response.getContentType()).isEqualTo("application/json");
         assertThat(response.getHeader("X-SOP-Stale")).isEqualTo("true");
+        assertThat(Json.mapper().readTree(response.getContentAsByteArray()).path("state").asString()).isEqualTo("completed");
+    }
+
+    @Test
+    void shouldWriteOnAThreadOfTheContainerNeverOnTheThreadThatAnswered() throws Exception {
+        List<Runnable> containerTasks = new ArrayList<>();
+        MockHttpServletRequest held = new MockHttpServletRequest("GET", "/sop/review/01J0?wait=30") {
+            @Override
+            public AsyncContext startAsync(ServletRequest request, ServletResponse response) {
+                super.startAsync(request, response);
+                // A container that runs started tasks later, on a thread of its own.
+                MockAsyncContext queued = new MockAsyncContext(request, response) {
+                    @Override
+                    public void start(Runnable task) {
+                        containerTasks.add(task);
+                    }
+                };
+                setAsyncContext(queued);
+                return queued;
+            }
+        };
+        held.setAsyncSupported(true);
+        responses.answer(held, response, () -> this.held, BACKSTOP);
+
+        // The wait's reader answers: a client that does not read must not hold that thread.
+        this.held.setResult(ResponseEntity.ok(Map.of("state", "completed")));
+        assertThat(response.getContentAsByteArray()).isEmpty();
+
+        containerTasks.forEach(Runnable::run);
         assertThat(Json.mapper().readTree(response.getContentAsByteArray()).path("state").asString()).isEqualTo("completed");
     }
 
