@@ -47,7 +47,8 @@ public final class Benchmark {
     public static void main(String[] args) throws Exception {
         if (!ManagementFactory.getRuntimeMXBean().getInputArguments().contains(LOAD_GENERATOR_JIT)) {
             String classPath = System.getProperty("java.class.path");
-            List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), LOAD_GENERATOR_JIT));
+            List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), LOAD_GENERATOR_JIT,
+                    BlockingHttp.KEEP_ALIVE_CONNECTIONS));
             // Started with -jar (a Spring Boot jar, whose launcher sets up the nested class path) or from a class path.
             command.addAll(classPath.endsWith(".jar") && !classPath.contains(java.io.File.pathSeparator)
                     ? List.of("-jar", classPath) : List.of("-cp", classPath, Benchmark.class.getName()));
@@ -84,7 +85,8 @@ public final class Benchmark {
                 Integer.parseInt(options.getOrDefault("rate", "200")),
                 Boolean.parseBoolean(options.getOrDefault("profile", "false")) ? out.toAbsolutePath().getParent() : null,
                 jar,
-                java.util.Arrays.stream(options.getOrDefault("platform-java-options", "").split(" ")).filter(option -> !option.isBlank()).toList());
+                java.util.Arrays.stream(options.getOrDefault("platform-java-options", "").split(" ")).filter(option -> !option.isBlank()).toList(),
+                BlockingHttp.named(options.getOrDefault("http-client", "url-connection")));
         List<Duration> commitIntervals = list(options.getOrDefault("commit-interval-ms", "10,100")).stream()
                 .map(Long::parseLong).map(Duration::ofMillis).toList();
 
@@ -106,6 +108,7 @@ public final class Benchmark {
         reportedSettings.put("closed_loop_ramp_s", settings.ramp().toSeconds());
         reportedSettings.put("open_loop_rate_per_s", settings.rate());
         reportedSettings.put("platform_java_options", settings.platformJavaOptions());
+        reportedSettings.put("closed_loop_http_client", settings.httpClient().optionName());
         reportedSettings.put("commit_intervals_ms", commitIntervals.stream().map(Duration::toMillis).toList());
         report.put("settings", reportedSettings);
         // Alone: the platform is not started until LittleHorse has stopped, or LittleHorse until the platform has. Which
@@ -175,7 +178,7 @@ public final class Benchmark {
     private record Settings(Set<String> cases, int instances, int sequential, int httpRequests, int httpConcurrency, int processVersions,
                             Duration warmUp,
                             List<Integer> concurrency, Duration duration, Duration ramp, int rate, Path profileDirectory, Path jar,
-                            List<String> platformJavaOptions) {}
+                            List<String> platformJavaOptions, BlockingHttp httpClient) {}
 
     /**
      * The platform's JVM options. When profiling, the flight recorder starts with the JVM: started later, through the
@@ -226,7 +229,8 @@ public final class Benchmark {
             }
 
             try (GatewayClosedLoop closedLoop = settings.cases().contains(GATEWAY_CLOSED_LOOP)
-                    ? new GatewayClosedLoop(platform.baseUrl(), PlatformProcess.TOKEN, platform.bootstrapServers(), EngineRun.WORKER_GROUP) : null) {
+                    ? new GatewayClosedLoop(platform.baseUrl(), PlatformProcess.TOKEN, platform.bootstrapServers(), EngineRun.WORKER_GROUP,
+                            settings.httpClient()) : null) {
                 if (closedLoop != null) {
                     // Warms the gateway's start and read paths, which the engine's batch does not take; the whole
                     // warm-up when there was no batch.

@@ -2,10 +2,6 @@ package dev.sopline.benchmark;
 
 import dev.sopline.schemas.json.Json;
 import dev.sopline.worker.SopWorker;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.Map;
 import tools.jackson.databind.JsonNode;
@@ -19,6 +15,8 @@ import tools.jackson.databind.JsonNode;
  * gateway holds the read until the instance settles (here: completes), so it learns of the completion as soon as a
  * read could show it, with one read per instance instead of a poll whose reads grow with the queueing they measure.
  * The reads are counted.
+ *
+ * <p>Each client makes its calls on its own thread, through {@link BlockingHttp}.
  */
 final class GatewayClosedLoop implements ClosedLoop.InstanceClient, AutoCloseable {
 
@@ -27,7 +25,7 @@ final class GatewayClosedLoop implements ClosedLoop.InstanceClient, AutoCloseabl
 
     private final String baseUrl;
     private final String token;
-    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+    private final BlockingHttp http;
     private final ClosedLoop loop = new ClosedLoop(this);
     private final SopWorker worker;
 
@@ -35,9 +33,10 @@ final class GatewayClosedLoop implements ClosedLoop.InstanceClient, AutoCloseabl
      * Joins {@code group}, the group the engine's batch worked in, so the worker takes up the step topic where that
      * batch left it rather than from its beginning.
      */
-    GatewayClosedLoop(String baseUrl, String token, String bootstrap, String group) {
+    GatewayClosedLoop(String baseUrl, String token, String bootstrap, String group, BlockingHttp http) {
         this.baseUrl = baseUrl;
         this.token = token;
+        this.http = http;
         this.worker = SopWorker.builder().kafka(bootstrap).group(group).concurrency(WORKER_CONCURRENCY)
                 .handle("bench.a", step -> handled(step.instanceId(), 0))
                 .handle("bench.b", step -> handled(step.instanceId(), 1))
@@ -57,10 +56,9 @@ final class GatewayClosedLoop implements ClosedLoop.InstanceClient, AutoCloseabl
 
     @Override
     public String start() throws Exception {
-        HttpResponse<String> started = http.send(request("/sop/" + EngineRun.PROCESS_NAME + "/start")
-                .header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString("{\"inputs\": {\"n\": 1}}")).build(), HttpResponse.BodyHandlers.ofString());
-        return started.statusCode() == 201 ? Json.mapper().readTree(started.body()).path("id").asString() : null;
+        BlockingHttp.Answer started = http.send("POST", baseUrl + "/sop/" + EngineRun.PROCESS_NAME + "/start", token,
+                "{\"inputs\": {\"n\": 1}}", Duration.ofSeconds(30));
+        return started.status() == 201 ? Json.mapper().readTree(started.body()).path("id").asString() : null;
     }
 
     /** Reads the instance, each read waiting for it to settle, until it shows a final state. */
@@ -68,10 +66,10 @@ final class GatewayClosedLoop implements ClosedLoop.InstanceClient, AutoCloseabl
     public ClosedLoop.ReadBack awaitCompleted(String id, long deadline) throws Exception {
         int reads = 0;
         while (System.nanoTime() < deadline) {
-            HttpResponse<String> read = http.send(request("/sop/" + EngineRun.PROCESS_NAME + "/" + id + "?wait=" + WAIT_S)
-                            .timeout(Duration.ofSeconds(WAIT_S + 15)).GET().build(), HttpResponse.BodyHandlers.ofString());
+            BlockingHttp.Answer read = http.send("GET", baseUrl + "/sop/" + EngineRun.PROCESS_NAME + "/" + id + "?wait=" + WAIT_S, token,
+                    null, Duration.ofSeconds(WAIT_S + 15));
             reads++;
-            if (read.statusCode() == 200) {
+            if (read.status() == 200) {
                 JsonNode instance = Json.mapper().readTree(read.body());
                 String state = instance.path("state").asString();
                 if ("completed".equals(state)) {
@@ -87,10 +85,6 @@ final class GatewayClosedLoop implements ClosedLoop.InstanceClient, AutoCloseabl
             }
         }
         return new ClosedLoop.ReadBack(reads, false);
-    }
-
-    private HttpRequest.Builder request(String path) {
-        return HttpRequest.newBuilder(URI.create(baseUrl + path)).header("X-SOP-Token", token).timeout(Duration.ofSeconds(30));
     }
 
     @Override

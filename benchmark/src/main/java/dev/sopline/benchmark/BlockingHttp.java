@@ -1,0 +1,93 @@
+package dev.sopline.benchmark;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.HttpURLConnection;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Locale;
+
+/**
+ * The closed loop's HTTP calls, made the way its clients wait for them: one blocking call per client thread.
+ *
+ * <p>Two ways to make them, so the client's own share can be told from the platform's. {@link #URL_CONNECTION} (the
+ * default) writes and reads on the calling thread over a kept-alive connection ({@link HttpURLConnection}). {@link #JDK}
+ * is the JDK's {@link HttpClient}, which the benchmark used first: it is asynchronous underneath, so each call is handed
+ * from the calling thread to its selector thread and back to an executor before the caller wakes. Measured on an idle
+ * platform, one start at a time, with the load generator's quick compiler: 1.05 to 1.13 ms per start with the JDK's
+ * client against 0.82 to 0.88 ms on the calling thread (docs/decisions.md, "The closed loop's HTTP client").
+ */
+enum BlockingHttp {
+
+    URL_CONNECTION {
+        @Override
+        Answer send(String method, String url, String token, String json, Duration timeout) throws IOException {
+            HttpURLConnection connection = (HttpURLConnection) URI.create(url).toURL().openConnection();
+            connection.setRequestMethod(method);
+            connection.setRequestProperty("X-SOP-Token", token);
+            connection.setConnectTimeout((int) Duration.ofSeconds(5).toMillis());
+            connection.setReadTimeout((int) timeout.toMillis());
+            if (json != null) {
+                byte[] body = json.getBytes(StandardCharsets.UTF_8);
+                connection.setRequestProperty("Content-Type", "application/json");
+                connection.setDoOutput(true);
+                connection.setFixedLengthStreamingMode(body.length);
+                try (OutputStream out = connection.getOutputStream()) {
+                    out.write(body);
+                }
+            }
+            int status = connection.getResponseCode();
+            // Read to the end, the error body too, so the connection goes back to the keep-alive cache for the next call.
+            InputStream in = status < 400 ? connection.getInputStream() : connection.getErrorStream();
+            String body = "";
+            if (in != null) {
+                try (in) {
+                    body = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+                }
+            }
+            return new Answer(status, body);
+        }
+    },
+
+    JDK {
+        private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+
+        @Override
+        Answer send(String method, String url, String token, String json, Duration timeout) throws IOException, InterruptedException {
+            HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(url)).header("X-SOP-Token", token).timeout(timeout);
+            request = json == null ? request.method(method, HttpRequest.BodyPublishers.noBody())
+                    : request.header("Content-Type", "application/json").method(method, HttpRequest.BodyPublishers.ofString(json));
+            HttpResponse<String> response = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+            return new Answer(response.statusCode(), response.body());
+        }
+    };
+
+    /**
+     * Idle connections the JDK keeps alive per host for {@link HttpURLConnection}: 5 by default, which would close and
+     * open a connection per call for every client beyond the fifth. The load generator's JVM is started with this.
+     */
+    static final String KEEP_ALIVE_CONNECTIONS = "-Dhttp.maxConnections=256";
+
+    record Answer(int status, String body) {}
+
+    /** One call, answered once the whole body is read; {@code json} null for a call without a body. */
+    abstract Answer send(String method, String url, String token, String json, Duration timeout) throws IOException, InterruptedException;
+
+    /** {@code --http-client}: {@code url-connection} or {@code jdk}. */
+    static BlockingHttp named(String name) {
+        try {
+            return valueOf(name.toUpperCase(Locale.ROOT).replace('-', '_'));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("Expected --http-client to be url-connection or jdk, but got " + name, e);
+        }
+    }
+
+    String optionName() {
+        return name().toLowerCase(Locale.ROOT).replace('_', '-');
+    }
+}
