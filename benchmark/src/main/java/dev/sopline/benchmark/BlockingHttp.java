@@ -36,7 +36,8 @@ enum BlockingHttp {
                 byte[] body = json.getBytes(StandardCharsets.UTF_8);
                 connection.setRequestProperty("Content-Type", "application/json");
                 connection.setDoOutput(true);
-                connection.setFixedLengthStreamingMode(body.length);
+                // Not streamed: the connection keeps the body and sends it with the head in one write. Streamed, the head
+                // leaves first and the gateway finds the body not there yet, which it then reads on another pass.
                 try (OutputStream out = connection.getOutputStream()) {
                     out.write(body);
                 }
