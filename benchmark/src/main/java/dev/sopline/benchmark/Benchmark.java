@@ -29,7 +29,7 @@ import java.util.UUID;
  * closed loop against LittleHorse on the same machine ({@link LittleHorseRun}) and adds the ratios against it.
  *
  * <pre>java -jar benchmark/target/sopline-benchmark.jar [--case=engine,floor,gateway,gateway-closed-loop,gateway-rate,littlehorse] [--instances=2000]
- *     [--commit-interval-ms=10,100] [--concurrency=1,32,64] [--rate=200] [--duration-s=30] [--profile=true]
+ *     [--commit-interval-ms=10,100] [--concurrency=1,32,64] [--http-client=url-connection|jdk] [--rate=200] [--duration-s=30] [--profile=true]
  *     [--platform-java-options="-XX:NativeMemoryTracking=summary"] [--out=benchmark-results.json]</pre>
  */
 public final class Benchmark {
