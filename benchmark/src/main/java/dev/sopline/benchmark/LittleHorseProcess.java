@@ -8,6 +8,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Map;
 import java.util.List;
 
 /**
@@ -106,6 +107,11 @@ final class LittleHorseProcess implements AutoCloseable {
     /** CPU time LittleHorse's JVM (server and broker) has used so far. */
     Duration cpuTime() {
         return process.info().totalCpuDuration().orElse(Duration.ZERO);
+    }
+
+    /** CPU time so far of the node's JIT compilers and garbage collector, as {@link PlatformProcess#jvmThreadsCpu()} reads the platform's. */
+    Map<String, Duration> jvmThreadsCpu() {
+        return PlatformProcess.jvmThreadsCpu(process.pid());
     }
 
     @Override

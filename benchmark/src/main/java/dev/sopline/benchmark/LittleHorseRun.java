@@ -52,17 +52,21 @@ final class LittleHorseRun {
         Duration nodeAfter;
         Duration ownBefore;
         Duration ownAfter;
+        Map<String, Duration> nodeJvmBefore;
+        Map<String, Duration> nodeJvmAfter;
         ClosedLoop.Loop loop = closedLoop.start(concurrency);
         try (loop) {
             Thread.sleep(ramp.toMillis());
             wallBefore = System.nanoTime();
             nodeBefore = node.cpuTime();
+            nodeJvmBefore = node.jvmThreadsCpu();
             ownBefore = CpuUse.ownCpuTime();
             loop.beginMeasuring();
             Thread.sleep(duration.toMillis());
             loop.endMeasuring();
             wallAfter = System.nanoTime();
             nodeAfter = node.cpuTime();
+            nodeJvmAfter = node.jvmThreadsCpu();
             ownAfter = CpuUse.ownCpuTime();
         }
         ClosedLoop.Result result = loop.result();
@@ -71,6 +75,11 @@ final class LittleHorseRun {
         cpu.put("wall_s", Benchmark.round(wallSeconds));
         cpu.put("littlehorse_process", CpuUse.part(nodeAfter.minus(nodeBefore).toNanos(), wallSeconds, result.completedInWindow()));
         cpu.put("load_generator", CpuUse.part(ownAfter.minus(ownBefore).toNanos(), wallSeconds, result.completedInWindow()));
+        // The node's JIT compilers and collector, as the platform's are reported: how much of a case went to compiling.
+        Map<String, Object> nodeJvm = new LinkedHashMap<>();
+        nodeJvmAfter.forEach((group, used) -> nodeJvm.put(group.replace("platform JVM", "LittleHorse JVM"),
+                CpuUse.part(used.minus(nodeJvmBefore.getOrDefault(group, Duration.ZERO)).toNanos(), wallSeconds, result.completedInWindow())));
+        cpu.put("littlehorse_jvm_threads", nodeJvm);
         Map<String, Object> measured = new LinkedHashMap<>();
         measured.put("concurrency", concurrency);
         measured.put("started", result.started());

@@ -156,8 +156,13 @@ final class PlatformProcess implements AutoCloseable {
      * where there is no {@code /proc}.
      */
     Map<String, Duration> jvmThreadsCpu() {
+        return jvmThreadsCpu(process.pid());
+    }
+
+    /** {@link #jvmThreadsCpu()} of any JVM on this machine, by its process id. */
+    static Map<String, Duration> jvmThreadsCpu(long pid) {
         Map<String, Duration> byGroup = new java.util.TreeMap<>();
-        Path tasks = Path.of("/proc", String.valueOf(process.pid()), "task");
+        Path tasks = Path.of("/proc", String.valueOf(pid), "task");
         try (var threads = Files.list(tasks)) {
             threads.forEach(thread -> {
                 try {

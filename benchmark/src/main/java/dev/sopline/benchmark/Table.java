@@ -83,8 +83,9 @@ final class Table {
         row(table, interval, name + "start to completed seen by GET", measured.get("start_to_completed_ms"),
                 measured.get("gets_per_instance") + " GETs per instance");
         Map<String, Object> cpu = (Map<String, Object>) measured.get("cpu");
-        rateRow(table, interval, name + "CPU-s per 1,000 instances (% of a core): platform process (broker within it) + load generator",
-                cpuPart(cpu, "platform_process") + " (" + cpuPart(cpu, "broker") + ") + " + cpuPart(cpu, "load_generator"));
+        rateRow(table, interval, name + "CPU-s per 1,000 instances (% of a core): platform process (broker within it; JIT compilers within it) + load generator",
+                cpuPart(cpu, "platform_process") + " (" + cpuPart(cpu, "broker") + "; " + jvmPart(cpu, "platform_parts", PlatformProcess.JIT) + ") + "
+                        + cpuPart(cpu, "load_generator"));
         Map<String, Double> requests = (Map<String, Double>) measured.get("broker_requests_per_instance");
         Map<String, Double> in = (Map<String, Double>) measured.get("broker_in_per_instance_by_topic");
         if (requests != null && in != null) {
@@ -103,8 +104,9 @@ final class Table {
         row(table, label, name + "start to completed seen by AwaitWorkflowEvent", measured.get("start_to_completed_ms"),
                 measured.get("reads_per_instance") + " reads per instance");
         Map<String, Object> cpu = (Map<String, Object>) measured.get("cpu");
-        rateRow(table, label, name + "CPU-s per 1,000 instances (% of a core): LittleHorse process (broker within it) + load generator",
-                cpuPart(cpu, "littlehorse_process") + " + " + cpuPart(cpu, "load_generator"));
+        rateRow(table, label, name + "CPU-s per 1,000 instances (% of a core): LittleHorse process (broker within it; JIT compilers within it) + load generator",
+                cpuPart(cpu, "littlehorse_process") + " (" + jvmPart(cpu, "littlehorse_jvm_threads", PlatformProcess.JIT.replace("platform JVM", "LittleHorse JVM"))
+                        + ") + " + cpuPart(cpu, "load_generator"));
     }
 
     @SuppressWarnings("unchecked")
@@ -119,6 +121,14 @@ final class Table {
         rateRow(table, interval, name + "CPU-s per 1,000 instances (% of a core): platform process (broker within it) + load generator",
                 cpuPart(cpu, "platform_process") + " (" + cpuPart(cpu, "broker") + ") + " + cpuPart(cpu, "load_generator"));
         rateRow(table, interval, name + "peak RSS of the platform JVM during the case", measured.get("platform_peak_rss_mib") + " MiB");
+    }
+
+    /** One group of a JVM's own threads, or "n/a" where they could not be read (no {@code /proc}). */
+    @SuppressWarnings("unchecked")
+    private static String jvmPart(Map<String, Object> cpu, String parts, String group) {
+        Map<String, Object> groups = (Map<String, Object>) cpu.get(parts);
+        Map<String, Double> values = groups == null ? null : (Map<String, Double>) groups.get(group);
+        return values == null ? "n/a" : values.get("cpu_s_per_1000_instances") + " s (" + Math.round(values.get("pct_of_a_core")) + "%)";
     }
 
     @SuppressWarnings("unchecked")

@@ -45,7 +45,7 @@ class AgainstLittleHorseTest {
                 .contains("| LittleHorse 1.2.1 | Closed loop through LittleHorse's API, C=64: RunWf answered | 100.0 | 200.0 | 300.0 | "
                         + "150.0 instances/s, 0 start errors, 0 unfinished |")
                 .contains("| LittleHorse 1.2.1 | Closed loop through LittleHorse's API, C=64: CPU-s per 1,000 instances (% of a core): "
-                        + "LittleHorse process (broker within it) + load generator | | | | 10.5 s (158%) + 2.1 s (31%) |")
+                        + "LittleHorse process (broker within it; JIT compilers within it) + load generator | | | | 10.5 s (158%) (n/a) + 2.1 s (31%) |")
                 .contains("Against LittleHorse at 100 ms: {closed_loop_c64_instances_per_s_over_littlehorse=2.0}");
     }
 

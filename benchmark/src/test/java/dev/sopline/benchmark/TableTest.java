@@ -38,6 +38,38 @@ class TableTest {
                 + "10.0 requests (5.5 produce, 2.7 fetch, 1.4 adding partitions to transactions), 12.5 records, 7.3 KB |");
     }
 
+    @Test
+    void showsTheShareOfEachEnginesJitCompilersBesideItsCpu() {
+        Map<String, Object> platformCpu = Map.of(
+                "platform_process", Map.of("cpu_s_per_1000_instances", 12.05, "pct_of_a_core", 115.0),
+                "broker", Map.of("cpu_s_per_1000_instances", 4.59, "pct_of_a_core", 44.0),
+                "load_generator", Map.of("cpu_s_per_1000_instances", 2.76, "pct_of_a_core", 26.0),
+                "platform_parts", Map.of(PlatformProcess.JIT, Map.of("cpu_s_per_1000_instances", 2.1, "pct_of_a_core", 20.1)));
+        Map<String, Object> littleHorseCpu = Map.of(
+                "littlehorse_process", Map.of("cpu_s_per_1000_instances", 7.37, "pct_of_a_core", 110.0),
+                "load_generator", Map.of("cpu_s_per_1000_instances", 1.49, "pct_of_a_core", 22.0),
+                "littlehorse_jvm_threads", Map.of("LittleHorse JVM: JIT compiler threads", Map.of("cpu_s_per_1000_instances", 0.4, "pct_of_a_core", 6.2)));
+        Map<String, Object> platformCase = new HashMap<>(closedLoopAt(1));
+        platformCase.put("cpu", platformCpu);
+        Map<String, Object> littleHorseCase = new HashMap<>(closedLoopAt(1));
+        littleHorseCase.put("reads_per_instance", 1.0);
+        littleHorseCase.put("cpu", littleHorseCpu);
+
+        String table = Table.render(List.of(Map.of("commit_interval_ms", 100, "gateway_closed_loop", List.of(platformCase),
+                "ratios", Map.of())), Map.of("version", "1.2.1", "closed_loop", List.of(littleHorseCase)));
+
+        assertThat(table).contains("C=1: CPU-s per 1,000 instances (% of a core): platform process (broker within it; JIT compilers within it) "
+                + "+ load generator | | | | 12.05 s (115%) (4.59 s (44%); 2.1 s (20%)) + 2.76 s (26%) |");
+        assertThat(table).contains("C=1: CPU-s per 1,000 instances (% of a core): LittleHorse process (broker within it; JIT compilers within it) "
+                + "+ load generator | | | | 7.37 s (110%) (0.4 s (6%)) + 1.49 s (22%) |");
+    }
+
+    private static Map<String, Object> closedLoopAt(int concurrency) {
+        return Map.of("concurrency", concurrency, "instances_per_s", 95.7, "start_errors", 0, "unfinished", 0, "gets_per_instance", 1.0,
+                "start_call_ms", percentiles(), "start_to_first_step_ms", percentiles(), "handoff_ms", percentiles(),
+                "start_to_completed_ms", percentiles());
+    }
+
     private static Map<String, Double> percentiles() {
         return Map.of("p50", 1.0, "p95", 2.0, "p99", 3.0);
     }
