@@ -10,6 +10,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
 import java.util.Locale;
 
 /**
@@ -57,23 +58,28 @@ enum BlockingHttp {
     },
 
     JDK {
-        private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
-
         @Override
         Answer send(String method, String url, String token, String json, Duration timeout) throws IOException, InterruptedException {
             HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(url)).header("X-SOP-Token", token).timeout(timeout);
             request = json == null ? request.method(method, HttpRequest.BodyPublishers.noBody())
                     : request.header("Content-Type", "application/json").method(method, HttpRequest.BodyPublishers.ofString(json));
-            HttpResponse<String> response = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> response = JdkClient.HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
             return new Answer(response.statusCode(), response.body());
         }
     };
 
+    /** Made on the first call through it: its selector thread is not started for a run that does not use it. */
+    private static final class JdkClient {
+        static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+    }
+
     /**
-     * Idle connections the JDK keeps alive per host for {@link HttpURLConnection}: 5 by default, which would close and
-     * open a connection per call for every client beyond the fifth. The load generator's JVM is started with this.
+     * The load generator's JVM is started with these. Idle connections the JDK keeps alive per host for
+     * {@link HttpURLConnection}: 5 by default, which would close and open a connection per call for every client beyond
+     * the fifth. And no POST sent again by the connection itself when a kept-alive connection fails: a start the
+     * gateway took before the connection broke would run twice, where the loop should count one start error.
      */
-    static final String KEEP_ALIVE_CONNECTIONS = "-Dhttp.maxConnections=256";
+    static final List<String> JVM_OPTIONS = List.of("-Dhttp.maxConnections=256", "-Dsun.net.http.retryPost=false");
 
     record Answer(int status, String body) {}
 
