@@ -48,7 +48,6 @@ public final class Benchmark {
         if (!ManagementFactory.getRuntimeMXBean().getInputArguments().contains(LOAD_GENERATOR_JIT)) {
             String classPath = System.getProperty("java.class.path");
             List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), LOAD_GENERATOR_JIT));
-            command.addAll(BlockingHttp.JVM_OPTIONS);
             // Started with -jar (a Spring Boot jar, whose launcher sets up the nested class path) or from a class path.
             command.addAll(classPath.endsWith(".jar") && !classPath.contains(java.io.File.pathSeparator)
                     ? List.of("-jar", classPath) : List.of("-cp", classPath, Benchmark.class.getName()));

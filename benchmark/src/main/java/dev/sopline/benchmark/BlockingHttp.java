@@ -10,7 +10,6 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.List;
 import java.util.Locale;
 
 /**
@@ -73,13 +72,15 @@ enum BlockingHttp {
         static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
     }
 
-    /**
-     * The load generator's JVM is started with these. Idle connections the JDK keeps alive per host for
-     * {@link HttpURLConnection}: 5 by default, which would close and open a connection per call for every client beyond
-     * the fifth. And no POST sent again by the connection itself when a kept-alive connection fails: a start the
-     * gateway took before the connection broke would run twice, where the loop should count one start error.
-     */
-    static final List<String> JVM_OPTIONS = List.of("-Dhttp.maxConnections=256", "-Dsun.net.http.retryPost=false");
+    static {
+        // Read once by the JDK's HTTP classes, when the first connection is made; the load generator makes none before
+        // its first call through here. Idle connections kept alive per host: 5 by default, which would close and open a
+        // connection per call for every client beyond the fifth. And no POST sent again by the connection itself when a
+        // kept-alive connection fails: a start the gateway took before the connection broke would run twice, where the
+        // loop should count one start error.
+        System.setProperty("http.maxConnections", "256");
+        System.setProperty("sun.net.http.retryPost", "false");
+    }
 
     record Answer(int status, String body) {}
 

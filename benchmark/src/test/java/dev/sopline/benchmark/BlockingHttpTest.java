@@ -4,13 +4,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.sun.net.httpserver.HttpServer;
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStreamReader;
 import java.io.OutputStream;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -71,6 +77,38 @@ class BlockingHttpTest {
         }
 
         assertThat(clientPorts).hasSize(1);
+    }
+
+    @Test
+    void aStartWhoseConnectionBreaksBeforeItsAnswerIsSentOnce() throws Exception {
+        AtomicInteger requests = new AtomicInteger();
+        try (ServerSocket hangsUp = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+            Thread server = new Thread(() -> {
+                // Takes each request whole, then closes its connection without an answer.
+                while (!hangsUp.isClosed()) {
+                    try (Socket connection = hangsUp.accept()) {
+                        BufferedReader in = new BufferedReader(new InputStreamReader(connection.getInputStream(), StandardCharsets.UTF_8));
+                        if (in.readLine() != null) {
+                            requests.incrementAndGet();
+                        }
+                        while (!in.readLine().isEmpty()) {
+                            // the head, up to its empty line
+                        }
+                        in.read(new char[2]);
+                    } catch (IOException | NullPointerException closed) {
+                        // the test ended, or the client went away
+                    }
+                }
+            });
+            server.setDaemon(true);
+            server.start();
+
+            assertThatThrownBy(() -> BlockingHttp.URL_CONNECTION.send("POST", "http://127.0.0.1:" + hangsUp.getLocalPort() + "/start",
+                    "t0ken", "{}", Duration.ofSeconds(5))).isInstanceOf(IOException.class);
+            Thread.sleep(200);
+        }
+
+        assertThat(requests).hasValue(1);
     }
 
     @Test
