@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 class PlatformProcessTest {
@@ -18,5 +19,14 @@ class PlatformProcessTest {
 
         assertThat(platform.isAlive()).isFalse();
         assertThat(dataDir).doesNotExist();
+    }
+
+    @Test
+    void readsTheJitCompilersOfAJvmByItsProcessId() {
+        Assumptions.assumeTrue(Files.isDirectory(Path.of("/proc/self/task")), "threads are read from /proc");
+
+        // This JVM compiles with C1 and C2 unless told otherwise: their threads are found by name.
+        assertThat(PlatformProcess.jvmThreadsCpu(ProcessHandle.current().pid()))
+                .hasEntrySatisfying(PlatformProcess.JIT, used -> assertThat(used).isNotNegative());
     }
 }
