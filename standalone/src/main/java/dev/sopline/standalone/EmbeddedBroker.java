@@ -68,6 +68,9 @@ public final class EmbeddedBroker implements AutoCloseable {
         // maps about 630,000 keys per pass; a partition with more is cleaned in several passes (Kafka cleans part of a
         // segment at a time since 0.10.1).
         props.put("log.cleaner.dedupe.buffer.size", String.valueOf(16 * 1024 * 1024));
+        BrokerThreads threads = BrokerThreads.ofThisMachine();
+        props.put("num.network.threads", String.valueOf(threads.network()));
+        props.put("num.io.threads", String.valueOf(threads.requestHandlers()));
         props.put("auto.create.topics.enable", "false");
         props.put("num.partitions", "1");
         KafkaConfig config = KafkaConfig.fromProps(props, false);

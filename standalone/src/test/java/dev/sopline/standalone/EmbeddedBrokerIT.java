@@ -56,6 +56,21 @@ class EmbeddedBrokerIT {
         }
     }
 
+    @Test
+    void theBrokersThreadsAreSizedToTheCoresItShares() throws Exception {
+        try (EmbeddedBroker broker = EmbeddedBroker.start(dataDir, freePort(), freePort());
+                Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()))) {
+            ConfigResource node = new ConfigResource(ConfigResource.Type.BROKER, "1");
+            Config config = admin.describeConfigs(List.of(node)).all().get().get(node);
+            BrokerThreads expected = BrokerThreads.forCores(Runtime.getRuntime().availableProcessors());
+
+            assertThat(config.get("num.network.threads").value()).isEqualTo(String.valueOf(expected.network()));
+            assertThat(config.get("num.io.threads").value()).isEqualTo(String.valueOf(expected.requestHandlers()));
+            // Below Kafka's defaults on the machines it is meant for; a large machine gets the defaults themselves.
+            assertThat(expected.requestHandlers()).isBetween(2, 8);
+        }
+    }
+
     private static int freePort() throws IOException {
         try (ServerSocket socket = new ServerSocket(0)) {
             return socket.getLocalPort();

@@ -61,6 +61,10 @@ public final class LittleHorseNode {
         props.put("offsets.topic.num.partitions", "4");
         props.put("transaction.state.log.num.partitions", "4");
         props.put("log.cleaner.dedupe.buffer.size", String.valueOf(16 * 1024 * 1024));
+        // The platform's BrokerThreads: one request handler per core (2 to 8), one network thread per two cores (1 to 3).
+        int cores = Runtime.getRuntime().availableProcessors();
+        props.put("num.network.threads", String.valueOf(Math.max(1, Math.min(3, cores / 2))));
+        props.put("num.io.threads", String.valueOf(Math.max(2, Math.min(8, cores))));
         props.put("auto.create.topics.enable", "false");
         props.put("num.partitions", "1");
         KafkaConfig config = KafkaConfig.fromProps(props, false);
