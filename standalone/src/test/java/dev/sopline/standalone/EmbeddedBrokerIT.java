@@ -46,28 +46,29 @@ class EmbeddedBrokerIT {
 
     @Test
     void theLogCleanersMapOfKeysTakesAnEighthOfKafkasDefaultHeap() throws Exception {
-        try (EmbeddedBroker broker = EmbeddedBroker.start(dataDir, freePort(), freePort());
-                Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()))) {
-            ConfigResource node = new ConfigResource(ConfigResource.Type.BROKER, "1");
-            Config config = admin.describeConfigs(List.of(node)).all().get().get(node);
+        Config config = runningBrokersConfig();
 
-            assertThat(config.get("log.cleaner.dedupe.buffer.size").value()).isEqualTo(String.valueOf(16 * 1024 * 1024));
-            assertThat(config.get("log.cleaner.enable").value()).as("compacted topics are still cleaned").isEqualTo("true");
-        }
+        assertThat(config.get("log.cleaner.dedupe.buffer.size").value()).isEqualTo(String.valueOf(16 * 1024 * 1024));
+        assertThat(config.get("log.cleaner.enable").value()).as("compacted topics are still cleaned").isEqualTo("true");
     }
 
     @Test
     void theBrokersThreadsAreSizedToTheCoresItShares() throws Exception {
+        Config config = runningBrokersConfig();
+        BrokerThreads expected = BrokerThreads.forCores(Runtime.getRuntime().availableProcessors());
+
+        assertThat(config.get("num.network.threads").value()).isEqualTo(String.valueOf(expected.network()));
+        assertThat(config.get("num.io.threads").value()).isEqualTo(String.valueOf(expected.requestHandlers()));
+        // Below Kafka's defaults on the machines it is meant for; a large machine gets the defaults themselves.
+        assertThat(expected.requestHandlers()).isBetween(2, 8);
+    }
+
+    /** The settings the started broker reports for itself, as an operator would read them. */
+    private Config runningBrokersConfig() throws Exception {
         try (EmbeddedBroker broker = EmbeddedBroker.start(dataDir, freePort(), freePort());
                 Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()))) {
             ConfigResource node = new ConfigResource(ConfigResource.Type.BROKER, "1");
-            Config config = admin.describeConfigs(List.of(node)).all().get().get(node);
-            BrokerThreads expected = BrokerThreads.forCores(Runtime.getRuntime().availableProcessors());
-
-            assertThat(config.get("num.network.threads").value()).isEqualTo(String.valueOf(expected.network()));
-            assertThat(config.get("num.io.threads").value()).isEqualTo(String.valueOf(expected.requestHandlers()));
-            // Below Kafka's defaults on the machines it is meant for; a large machine gets the defaults themselves.
-            assertThat(expected.requestHandlers()).isBetween(2, 8);
+            return admin.describeConfigs(List.of(node)).all().get().get(node);
         }
     }
 
