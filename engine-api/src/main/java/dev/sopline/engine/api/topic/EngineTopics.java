@@ -3,6 +3,7 @@ package dev.sopline.engine.api.topic;
 import dev.sopline.schemas.definition.StepType;
 import dev.sopline.schemas.topic.Topics;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -14,6 +15,7 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.errors.TopicExistsException;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.apache.kafka.common.utils.Utils;
 
 /**
@@ -24,6 +26,10 @@ import org.apache.kafka.common.utils.Utils;
  * well, but nothing matches their partition numbers with the engine's.
  */
 public final class EngineTopics {
+
+    /** How long a topic just created may stay unknown to the broker that answers. */
+    private static final Duration VISIBLE_WITHIN = Duration.ofSeconds(30);
+    private static final Duration RETRY_EVERY = Duration.ofMillis(100);
 
     /** Commands from gateways and from the engine itself; keyed by instance id, or workspace/process. */
     public static final String COMMANDS = "sop.commands";
@@ -83,15 +89,36 @@ public final class EngineTopics {
         return Utils.toPositive(Utils.murmur2(key.getBytes(StandardCharsets.UTF_8))) % partitions;
     }
 
-    /** How many partitions {@code topic} has. */
+    /**
+     * How many partitions {@code topic} has. A topic created moments ago may not be known yet to the broker that
+     * answers (the controller has taken it; the broker's metadata follows a little later): that is asked again for up
+     * to 30 s, rather than taken for a missing topic.
+     */
     public static int partitions(Admin admin, String topic) {
+        long deadline = System.nanoTime() + VISIBLE_WITHIN.toNanos();
+        while (true) {
+            try {
+                return admin.describeTopics(List.of(topic)).allTopicNames().get(30, TimeUnit.SECONDS).get(topic).partitions().size();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("Interrupted while describing " + topic, e);
+            } catch (ExecutionException e) {
+                if (!(e.getCause() instanceof UnknownTopicOrPartitionException) || System.nanoTime() > deadline) {
+                    throw new IllegalStateException("Expected to describe " + topic + ", but " + e.getMessage(), e);
+                }
+                pause();
+            } catch (TimeoutException e) {
+                throw new IllegalStateException("Expected to describe " + topic + ", but " + e.getMessage(), e);
+            }
+        }
+    }
+
+    private static void pause() {
         try {
-            return admin.describeTopics(List.of(topic)).allTopicNames().get(30, TimeUnit.SECONDS).get(topic).partitions().size();
+            Thread.sleep(RETRY_EVERY.toMillis());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new IllegalStateException("Interrupted while describing " + topic, e);
-        } catch (ExecutionException | TimeoutException e) {
-            throw new IllegalStateException("Expected to describe " + topic + ", but " + e.getMessage(), e);
+            throw new IllegalStateException("Interrupted while waiting for the broker to know a new topic", e);
         }
     }
 
@@ -114,6 +141,9 @@ public final class EngineTopics {
                     throw new IllegalStateException("Expected to create the engine's topics within 30 s", e);
                 }
             });
+            // Created means the controller has them; the clients that start next (Kafka Streams among them, which
+            // stops on a source topic it cannot find) ask a broker, whose metadata may still be a moment behind.
+            missing.forEach(topic -> partitions(admin, topic.name()));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("Interrupted while creating the engine's topics", e);
