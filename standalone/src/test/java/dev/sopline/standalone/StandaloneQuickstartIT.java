@@ -6,12 +6,14 @@ import static org.awaitility.Awaitility.await;
 import dev.sopline.example.ExampleWorker;
 import dev.sopline.testing.SopApi;
 import dev.sopline.worker.SopWorker;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.CleanupMode;
 import org.junit.jupiter.api.io.TempDir;
@@ -33,13 +35,16 @@ class StandaloneQuickstartIT {
         // The platform's log goes beside its data directory: both are kept when the test fails.
         Path dataDir = workDir.resolve("data");
         Files.createDirectories(dataDir);
+        // The platform's own temporary directory, to see what it leaves there.
+        Path temporaryFiles = Files.createDirectories(workDir.resolve("tmp"));
         int httpPort = StandaloneProcess.freePort();
         int kafkaPort = StandaloneProcess.freePort();
         Map<String, String> env = Map.of(
                 "SOP_HTTP_PORT", String.valueOf(httpPort),
                 "SOP_KAFKA_PORT", String.valueOf(kafkaPort),
                 "SOP_KAFKA_CONTROLLER_PORT", String.valueOf(StandaloneProcess.freePort()),
-                "SOP_BOOTSTRAP_TOKEN", TOKEN);
+                "SOP_BOOTSTRAP_TOKEN", TOKEN,
+                "JAVA_TOOL_OPTIONS", "-Djava.io.tmpdir=" + temporaryFiles);
         String baseUrl = "http://localhost:" + httpPort;
         SopApi api = new SopApi(baseUrl, TOKEN);
         List<String> ids = new ArrayList<>();
@@ -80,6 +85,10 @@ class StandaloneQuickstartIT {
             for (String id : ids) {
                 assertThat(api.get("/sop/" + PROCESS + "/" + id).status()).as("instance %s survived", id).isEqualTo(200);
             }
+            // RocksDB's library (15 MB) is kept in the data directory, one copy replaced at each start: the kill left
+            // none in the temporary directory, where RocksDB would put a new copy at every start (docs/decisions.md, "Engine").
+            assertThat(filesNamedLike("librocksdbjni", temporaryFiles)).as("RocksDB's library in the temporary directory").isEmpty();
+            assertThat(filesNamedLike("librocksdbjni", dataDir)).as("RocksDB's library in the data directory").hasSize(1);
             assertThat(api.get("/sop/" + PROCESS + "/schema").status()).isEqualTo(200);
             for (String id : ids.subList(2, 4)) {
                 assertThat(api.submit(PROCESS, id, "review", Map.of("decision", "approved", "comment", "ok")).status()).isEqualTo(200);
@@ -100,6 +109,12 @@ class StandaloneQuickstartIT {
                 assertThat(instance.path("outputs").path("receipt").asString()).startsWith("r-");
             }
             assertThat(platform.stop()).as("clean exit on SIGTERM").isIn(0, 130, 143);
+        }
+    }
+
+    private static List<Path> filesNamedLike(String prefix, Path directory) throws IOException {
+        try (Stream<Path> files = Files.walk(directory)) {
+            return files.filter(file -> file.getFileName().toString().startsWith(prefix)).toList();
         }
     }
 

@@ -74,6 +74,7 @@ public final class Engine implements EmbeddedEngine {
 
     /** @param listener told of each reply and instance change as this replica decides it, in this JVM */
     public static Engine start(EngineSettings settings, MeterRegistry registry, DecisionListener listener) {
+        RocksDbLibrary.loadInto(settings.stateDir());
         int commandPartitions;
         try (Admin admin = Admin.create(KafkaClientSecurity.secured(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, settings.bootstrapServers())))) {
             EngineTopics.ensure(admin, settings.partitions(), settings.topicPartitions(), settings.replication());
