@@ -112,7 +112,7 @@ public final class Engine implements EmbeddedEngine {
             }
         }
         streams.start();
-        ResultRelay relay = ResultRelay.start(settings);
+        ResultRelay relay = ResultRelay.start(settings, threadFailures);
         LOG.info("Engine started: application {} on {}, commit interval {} ms, state in {}", settings.applicationId(),
                 settings.bootstrapServers(), settings.commitInterval().toMillis(), settings.stateDir());
         return new Engine(settings, streams, relay, queries, reader, server, threadFailures, metrics, soleDecider, commandLog);

@@ -4,14 +4,16 @@ import dev.sopline.engine.api.topic.EngineTopics;
 import dev.sopline.engine.api.serde.JsonSerde;
 import dev.sopline.engine.api.serde.RecordSerde;
 import dev.sopline.schemas.kafka.KafkaClientSecurity;
-import dev.sopline.schemas.command.Command;
+import dev.sopline.schemas.command.ErrorCodes;
 import dev.sopline.schemas.command.ReportStepResult;
 import dev.sopline.schemas.event.StepResult;
+import dev.sopline.schemas.instance.StepError;
 import dev.sopline.schemas.topic.Topics;
 import java.time.Duration;
 import java.util.Properties;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.CloseOptions;
@@ -19,6 +21,7 @@ import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.errors.LogAndContinueExceptionHandler;
+import org.apache.kafka.streams.errors.LogAndContinueProcessingExceptionHandler;
 import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse;
 import org.apache.kafka.streams.processor.api.ContextualProcessor;
 import org.apache.kafka.streams.processor.api.Record;
@@ -39,6 +42,8 @@ public final class ResultRelay implements AutoCloseable {
     static final String SOURCE = "step-results-source";
     static final String RELAY = "step-results-as-commands";
     static final String SINK = "commands-sink";
+    /** A copy larger than this is not sent: the broker's default limit for a record, 1 MiB, less room for the record's own fields. */
+    static final int MAX_COPY_BYTES = 1_000_000;
 
     private static final Logger LOG = LoggerFactory.getLogger(ResultRelay.class);
 
@@ -51,22 +56,58 @@ public final class ResultRelay implements AutoCloseable {
     public static Topology topology() {
         Topology topology = new Topology();
         topology.addSource(SOURCE, new StringDeserializer(), new JsonSerde<>(StepResult.class).deserializer(), Topics.STEP_RESULTS);
-        topology.addProcessor(RELAY, () -> new ContextualProcessor<String, StepResult, String, Command>() {
+        topology.addProcessor(RELAY, () -> new ContextualProcessor<String, StepResult, String, byte[]>() {
             @Override
             public void process(Record<String, StepResult> record) {
                 if (record.value() != null) {
                     ReportStepResult command = new ReportStepResult(record.value());
-                    context().forward(record.withKey(command.key()).withValue(command));
+                    context().forward(record.withKey(command.key()).withValue(encoded(record.value())));
                 }
             }
         }, SOURCE);
-        topology.addSink(SINK, EngineTopics.COMMANDS, new StringSerializer(), new RecordSerde<>(Command.class).serializer(), RELAY);
+        topology.addSink(SINK, EngineTopics.COMMANDS, new StringSerializer(), new ByteArraySerializer(), RELAY);
         return topology;
     }
 
-    public static ResultRelay start(EngineSettings settings) {
+    /**
+     * The command that carries {@code result}, as the engine's record. The copy is encoded here, where its size is known
+     * before anything is sent: the engine's encoding is not the worker's JSON, and a result under the broker's limit
+     * as JSON can be over it as the engine's record (100,000 numbers such as {@code 1.5} take 4 bytes each in JSON
+     * and 11 in Smile). Such a copy would be refused by the broker every time, and the relay would stop on it and hold
+     * every result behind it. It is carried instead as that attempt's failure, {@code payload_too_large}, which the
+     * step's retry policy handles, as the engine does with a result over the instance's budget and the SDK with one
+     * over a record. A result that cannot be encoded at all fails its attempt with {@code invalid_payload}.
+     */
+    static byte[] encoded(StepResult result) {
+        byte[] copy;
+        try {
+            copy = RecordSerde.write(new ReportStepResult(result));
+        } catch (RuntimeException e) {
+            LOG.warn("The result of {} {} attempt {} cannot be encoded ({}); reporting the attempt failed",
+                    result.instanceId(), result.stepId(), result.attempt(), e.toString());
+            return RecordSerde.write(new ReportStepResult(failed(result, ErrorCodes.INVALID_PAYLOAD,
+                    "The step's result could not be encoded as the engine's record")));
+        }
+        if (copy.length <= MAX_COPY_BYTES) {
+            return copy;
+        }
+        LOG.warn("The result of {} {} attempt {} is {} bytes as the engine's record, more than one record may hold; reporting the attempt failed",
+                result.instanceId(), result.stepId(), result.attempt(), copy.length);
+        return RecordSerde.write(new ReportStepResult(failed(result, ErrorCodes.PAYLOAD_TOO_LARGE,
+                "The step's result is %d bytes as the engine's record, more than one Kafka record may hold".formatted(copy.length))));
+    }
+
+    private static StepResult failed(StepResult result, String code, String message) {
+        return new StepResult(result.workspace(), result.instanceId(), result.stepId(), result.attempt(), null,
+                StepError.of(code, message), null, result.worker(), result.reportedAt());
+    }
+
+    /** @param threadFailures where the relay's thread deaths are counted with the engine's, for health */
+    static ResultRelay start(EngineSettings settings, StreamThreadFailures threadFailures) {
         KafkaStreams streams = new KafkaStreams(topology(), properties(settings));
         streams.setUncaughtExceptionHandler(error -> {
+            // Replaced, it reads the same record again: one that keeps failing turns health DOWN, as the engine's do.
+            threadFailures.record();
             LOG.error("Result relay thread failed; replacing it", error);
             return StreamThreadExceptionResponse.REPLACE_THREAD;
         });
@@ -85,6 +126,7 @@ public final class ResultRelay implements AutoCloseable {
         props.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, (int) settings.replication());
         props.put(StreamsConfig.STATE_DIR_CONFIG, settings.stateDir().toAbsolutePath().toString());
         props.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG, LogAndContinueExceptionHandler.class);
+        props.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG, LogAndContinueProcessingExceptionHandler.class);
         // As the engine's producer: no linger, one request in flight, so a lone copy leaves at once and copies made while
         // a request is out go together in the next one.
         props.put(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), 0);

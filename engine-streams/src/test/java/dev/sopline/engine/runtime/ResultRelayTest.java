@@ -62,6 +62,33 @@ class ResultRelayTest {
         assertThat(commands.readValuesToList()).containsExactly(new ReportStepResult(result), new ReportStepResult(result));
     }
 
+    @Test
+    void shouldCarryAResultTooLargeAsTheEnginesRecordAsThatAttemptsFailure() {
+        // About 400 KB as the worker's JSON, under the broker's limit; 1.1 MB in the engine's encoding, over it.
+        List<Double> numbers = java.util.Collections.nCopies(100_000, 1.5);
+        StepResult result = new StepResult("default", "01JA", "charge", 2, Map.of("values", numbers), null, null, "worker-1", PUBLISHED);
+        assertThat(dev.sopline.schemas.json.Json.mapper().writeValueAsBytes(result).length).isLessThan(500_000);
+
+        results.pipeInput("01JA", result, PUBLISHED);
+
+        ReportStepResult relayed = (ReportStepResult) commands.readValue();
+        assertThat(relayed.result().attempt()).isEqualTo(2);
+        assertThat(relayed.result().outputs()).isNull();
+        assertThat(relayed.result().error().code()).isEqualTo("payload_too_large");
+        assertThat(relayed.result().error().message()).contains("bytes as the engine's record");
+    }
+
+    @Test
+    void shouldRelayAResultHoldingHalfASurrogatePairWithTheReplacementCharacter() {
+        StepResult result = new StepResult("default", "01JA", "charge", 1, Map.of("text", "a" + (char) 0xD800), null, null, "worker-1", PUBLISHED);
+
+        results.pipeInput("01JA", result, PUBLISHED);
+
+        ReportStepResult relayed = (ReportStepResult) commands.readValue();
+        assertThat(relayed.result().outputs()).containsEntry("text", "a\uFFFD");
+        assertThat(commands.isEmpty()).isTrue();
+    }
+
     private static Properties properties() {
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "relay-test");

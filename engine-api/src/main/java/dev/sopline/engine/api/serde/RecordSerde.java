@@ -7,6 +7,7 @@ import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serializer;
 import tools.jackson.core.JacksonException;
 import tools.jackson.dataformat.smile.SmileMapper;
+import tools.jackson.dataformat.smile.SmileWriteFeature;
 
 /**
  * The serde of the engine's internal records: commands, replies, published definitions, callback owners and every
@@ -18,7 +19,15 @@ import tools.jackson.dataformat.smile.SmileMapper;
  */
 public final class RecordSerde<T> implements Serde<T> {
 
-    private static final SmileMapper SMILE = Json.configure(SmileMapper.builder()).build();
+    /**
+     * Lenient about text: a string holding half of a surrogate pair (valid JSON, as {@code "\\ud800"}, but no Unicode
+     * text) is written with the replacement character in its place, as UTF-8 encoders do, where Smile would refuse the
+     * whole record. Such a value can arrive in any input, output or payload; refused, it stopped the relay on one
+     * worker's result, and failed the request that brought it.
+     */
+    private static final SmileMapper SMILE = Json.configure(SmileMapper.builder())
+            .enable(SmileWriteFeature.LENIENT_UTF_ENCODING)
+            .build();
 
     private final Class<T> type;
 

@@ -1,0 +1,28 @@
+package dev.sopline.engine.api.serde;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class RecordSerdeTest {
+
+    @Test
+    void shouldWriteHalfASurrogatePairAsTheReplacementCharacterInsteadOfRefusingTheRecord() {
+        // What a JSON parser gives for the valid JSON string "a\ud800b": not Unicode text, which Smile refuses by default.
+        Map<String, Object> outputs = Map.of("text", "a" + (char) 0xD800 + "b", "kept", "ok");
+
+        byte[] written = RecordSerde.write(outputs);
+
+        @SuppressWarnings("unchecked")
+        Map<String, Object> read = RecordSerde.read(written, Map.class);
+        assertThat(read).containsEntry("text", "a\uFFFDb").containsEntry("kept", "ok");
+    }
+
+    @Test
+    void shouldStillReadRecordsWrittenAsJson() {
+        @SuppressWarnings("unchecked")
+        Map<String, Object> read = RecordSerde.read("{\"kept\":\"ok\"}".getBytes(java.nio.charset.StandardCharsets.UTF_8), Map.class);
+        assertThat(read).containsEntry("kept", "ok");
+    }
+}
