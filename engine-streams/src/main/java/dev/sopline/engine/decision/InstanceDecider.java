@@ -39,9 +39,6 @@ public final class InstanceDecider {
 
     public static final String STEP_TIMEOUT = "step_timeout";
 
-    /** Longer worker error messages are cut: a worker's text must not fill the instance record. */
-    static final int MAX_ERROR_MESSAGE_CHARS = 4_096;
-
     private final CallbackIds callbackIds;
     private final InstanceBudget budget;
     private final StepBehaviours behaviours;
@@ -150,10 +147,7 @@ public final class InstanceDecider {
     }
 
     private static StepError withBoundedMessage(StepError error) {
-        if (error == null || error.message() == null || error.message().length() <= MAX_ERROR_MESSAGE_CHARS) {
-            return error;
-        }
-        return new StepError(error.stepId(), error.code(), error.message().substring(0, MAX_ERROR_MESSAGE_CHARS) + "…");
+        return error == null ? null : error.bounded();
     }
 
     /** Fails the step and, with it, the instance: every other active step is cancelled, and the error names the step. */

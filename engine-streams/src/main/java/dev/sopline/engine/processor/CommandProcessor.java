@@ -32,6 +32,7 @@ import dev.sopline.schemas.command.InstanceCommand;
 import dev.sopline.schemas.command.RegisterProcess;
 import dev.sopline.schemas.command.ReleaseStart;
 import dev.sopline.schemas.command.RetireProcess;
+import dev.sopline.schemas.command.ReportStepResult;
 import dev.sopline.schemas.command.StartInstance;
 import dev.sopline.schemas.definition.ProcessDefinition;
 import dev.sopline.schemas.event.InstanceStateChanged;
@@ -178,6 +179,10 @@ public final class CommandProcessor implements Processor<String, Command, String
         Command command = record.value();
         if (command == null) {
             return;
+        }
+        if (command instanceof ReportStepResult report) {
+            // Its sender's texts, kept outside the instance's budget, are bounded before anything keeps them.
+            command = new ReportStepResult(report.result().bounded());
         }
         Instant now = Instant.ofEpochMilli(record.timestamp());
         ensureIndexed();

@@ -199,7 +199,7 @@ final class EngineHarness implements AutoCloseable {
     }
 
     /** A worker's result, as the result relay writes it to the command topic. */
-    private void result(StepResult result) {
+    void result(StepResult result) {
         publish(new ReportStepResult(result));
     }
 

@@ -2,6 +2,7 @@ package dev.sopline.schemas.event;
 
 import dev.sopline.schemas.instance.JudgmentDecision;
 import dev.sopline.schemas.instance.StepError;
+import dev.sopline.schemas.instance.Texts;
 import java.time.Instant;
 import java.util.Map;
 
@@ -46,5 +47,22 @@ public record StepResult(
 
     public boolean carriesHeartbeat() {
         return Boolean.TRUE.equals(heartbeat);
+    }
+
+    /** The longest worker name kept. */
+    public static final int MAX_WORKER_CHARS = 256;
+
+    /**
+     * This result with the texts its sender chose cut to their bounds: the worker's name, the error
+     * ({@link StepError#bounded()}) and the judgment's decision ({@link JudgmentDecision#bounded()}). The engine keeps
+     * them on the step, in its history and in its events, outside the instance's data budget. The outputs are not
+     * touched: the budget counts them.
+     */
+    public StepResult bounded() {
+        String boundedWorker = Texts.cut(worker, MAX_WORKER_CHARS);
+        StepError boundedError = error == null ? null : error.bounded();
+        JudgmentDecision boundedDecision = decision == null ? null : decision.bounded();
+        return boundedWorker == worker && boundedError == error && boundedDecision == decision ? this
+                : new StepResult(workspace, instanceId, stepId, attempt, outputs, boundedError, boundedDecision, boundedWorker, reportedAt, heartbeat);
     }
 }

@@ -26,4 +26,19 @@ public record JudgmentDecision(String by, Double confidence, String rationale, S
     public JudgmentDecision withRationale(String newRationale) {
         return new JudgmentDecision(by, confidence, newRationale, model, promptSha256);
     }
+
+    /** The longest rationale kept. */
+    public static final int MAX_RATIONALE_CHARS = 4_096;
+    /** The longest of the short fields ({@code by}, {@code model}, {@code prompt_sha256}) kept. */
+    public static final int MAX_NAME_CHARS = 256;
+
+    /** This decision with its texts cut to their bounds, as {@link StepError#bounded()} does for errors. */
+    public JudgmentDecision bounded() {
+        String boundedBy = Texts.cut(by, MAX_NAME_CHARS);
+        String boundedRationale = Texts.cut(rationale, MAX_RATIONALE_CHARS);
+        String boundedModel = Texts.cut(model, MAX_NAME_CHARS);
+        String boundedHash = Texts.cut(promptSha256, MAX_NAME_CHARS);
+        return boundedBy == by && boundedRationale == rationale && boundedModel == model && boundedHash == promptSha256
+                ? this : new JudgmentDecision(boundedBy, confidence, boundedRationale, boundedModel, boundedHash);
+    }
 }

@@ -11,6 +11,11 @@ package dev.sopline.schemas.instance;
  */
 public record StepError(String stepId, String code, String message, Boolean retryable) {
 
+    /** The longest code kept: codes are identifiers such as {@code card_declined}. */
+    public static final int MAX_CODE_CHARS = 128;
+    /** The longest message kept: a worker's text never fills an instance. */
+    public static final int MAX_MESSAGE_CHARS = 4_096;
+
     public StepError(String stepId, String code, String message) {
         this(stepId, code, message, null);
     }
@@ -31,5 +36,16 @@ public record StepError(String stepId, String code, String message, Boolean retr
 
     public StepError forStep(String step) {
         return new StepError(step, code, message, retryable);
+    }
+
+    /**
+     * This error with its code and message cut to {@link #MAX_CODE_CHARS} and {@link #MAX_MESSAGE_CHARS} (an ellipsis
+     * marks the cut). A worker writes both, and the engine keeps them on the step, on the instance and in its events,
+     * outside the instance's data budget: unbounded, one error could make a record the broker refuses.
+     */
+    public StepError bounded() {
+        String boundedCode = Texts.cut(code, MAX_CODE_CHARS);
+        String boundedMessage = Texts.cut(message, MAX_MESSAGE_CHARS);
+        return boundedCode == code && boundedMessage == message ? this : new StepError(stepId, boundedCode, boundedMessage, retryable);
     }
 }

@@ -22,7 +22,6 @@ import java.util.Map;
  */
 final class AutomatedStep implements StepBehaviour {
 
-    private static final int MAX_MESSAGE_CHARS = 4_096;
     /** The error of an attempt whose worker stopped sending heartbeats. */
     static final String HEARTBEAT_TIMEOUT = "heartbeat_timeout";
 
@@ -120,12 +119,9 @@ final class AutomatedStep implements StepBehaviour {
         }
     }
 
-    /** The same bound the decider puts on a retried attempt's message: a worker's text never fills the instance. */
+    /** The same bound the decider puts on a retried attempt's error: a worker's text never fills the instance. */
     private static StepError bounded(StepError error) {
-        if (error.message() == null || error.message().length() <= MAX_MESSAGE_CHARS) {
-            return error;
-        }
-        return new StepError(error.stepId(), error.code(), error.message().substring(0, MAX_MESSAGE_CHARS) + "…", error.retryable());
+        return error.bounded();
     }
 
     private static String describe(List<Violation> violations) {
