@@ -1,5 +1,6 @@
 package dev.sopline.engine.decision;
 
+import dev.sopline.engine.api.serde.RecordSerde;
 import dev.sopline.engine.state.Instance;
 
 /**
@@ -55,6 +56,22 @@ public final class InstanceBudget {
         if (instance.dataBytes() + size > RECORD_MAX_BYTES) {
             throw new InstanceTooLarge("Expected %s of instance '%s' to stay within %d bytes with its data, but it is %d bytes"
                     .formatted(what, instance.id(), RECORD_MAX_BYTES - instance.dataBytes(), size));
+        }
+    }
+
+    /**
+     * Checks that the instance, as the engine writes it, fits one record. The budgets above count JSON, as CONTRACT
+     * section 8 has it, and the engine writes Smile, which is smaller for most data but not for all: a number such as
+     * {@code 1.5} takes 4 bytes in JSON and 11 in Smile. An instance within its budget could therefore make a record
+     * the broker refuses, and the engine would fail on it at every retry; here such a decision is refused as one over
+     * the budget is. The bytes measured are the ones the store then writes ({@link RecordSerde#encodedSize}).
+     */
+    public void checkRecord(Instance after) {
+        int size = RecordSerde.encodedSize(after);
+        if (size > RecordSerde.MAX_RECORD_BYTES) {
+            RecordSerde.forgetMeasured();
+            throw new InstanceTooLarge("Expected instance '%s' to fit one record of %d bytes as the engine writes it, but it would take %d"
+                    .formatted(after.id(), RecordSerde.MAX_RECORD_BYTES, size));
         }
     }
 

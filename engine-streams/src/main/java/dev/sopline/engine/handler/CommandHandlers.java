@@ -54,7 +54,9 @@ public final class CommandHandlers {
             return retiredProcess(start);
         }
         try {
-            return handler.decide(command, instance, now);
+            Decision decision = handler.decide(command, instance, now);
+            decision.newState().ifPresent(budget::checkRecord);
+            return decision;
         } catch (InstanceTooLarge tooLarge) {
             return handler.tooLarge(command, instance, tooLarge, now);
         }

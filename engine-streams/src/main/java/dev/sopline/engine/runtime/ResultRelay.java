@@ -42,8 +42,6 @@ public final class ResultRelay implements AutoCloseable {
     static final String SOURCE = "step-results-source";
     static final String RELAY = "step-results-as-commands";
     static final String SINK = "commands-sink";
-    /** A copy larger than this is not sent: the broker's default limit for a record, 1 MiB, less room for the record's own fields. */
-    static final int MAX_COPY_BYTES = 1_000_000;
 
     private static final Logger LOG = LoggerFactory.getLogger(ResultRelay.class);
 
@@ -88,7 +86,7 @@ public final class ResultRelay implements AutoCloseable {
             return RecordSerde.write(new ReportStepResult(failed(result, ErrorCodes.INVALID_PAYLOAD,
                     "The step's result could not be encoded as the engine's record")));
         }
-        if (copy.length <= MAX_COPY_BYTES) {
+        if (copy.length <= RecordSerde.MAX_RECORD_BYTES) {
             return copy;
         }
         LOG.warn("The result of {} {} attempt {} is {} bytes as the engine's record, more than one record may hold; reporting the attempt failed",

@@ -59,6 +59,30 @@ class PoisonCommandsTest {
     }
 
     @Test
+    void shouldRefuseAStartWithinTheBudgetWhoseInstanceWouldNotFitOneRecordAsTheEngineWritesIt() {
+        // 60,000 numbers such as 0.1: 240 KB of JSON, within the 256 KiB budget, 660 KB in the engine's encoding; the
+        // first step's inputs copy them, and the instance would be 1.3 MB, a record the broker refuses.
+        engine.register("trigger-copy.yaml");
+        Map<String, Object> payload = Map.of("values", java.util.Collections.nCopies(60_000, 0.1));
+
+        CommandReply reply = engine.send(new dev.sopline.schemas.command.StartInstance("start-1", EngineHarness.WORKSPACE, ID,
+                "trigger-copy", Map.of(), payload, dev.sopline.schemas.command.StartInstance.TRIGGER, null));
+
+        assertThat(reply.status()).isEqualTo(413);
+        assertThat(reply.error()).isEqualTo("payload_too_large");
+        assertThat(reply.message()).contains("as the engine writes it");
+        assertThat(engine.instance(ID)).isNull();
+        assertThat(engine.readySteps(StepType.FORM)).isEmpty();
+        // Half the numbers fit: started, its record within the limit.
+        CommandReply half = engine.send(new dev.sopline.schemas.command.StartInstance("start-2", EngineHarness.WORKSPACE, OTHER_ID,
+                "trigger-copy", Map.of(), Map.of("values", java.util.Collections.nCopies(30_000, 0.1)),
+                dev.sopline.schemas.command.StartInstance.TRIGGER, null));
+        assertThat(half.status()).isEqualTo(201);
+        assertThat(dev.sopline.engine.api.serde.RecordSerde.write(engine.instance(OTHER_ID)).length)
+                .isLessThanOrEqualTo(dev.sopline.engine.api.serde.RecordSerde.MAX_RECORD_BYTES);
+    }
+
+    @Test
     void shouldRefuseWithPayloadTooLargeAndKeepTheInstanceWhenSubmitWouldPassTheBudget() {
         // given: 150 KiB of inputs, then 150 KiB of outputs would make 300 KiB, over the 256 KiB budget
         engine.register("two-step.yaml");

@@ -29,6 +29,18 @@ public final class RecordSerde<T> implements Serde<T> {
             .enable(SmileWriteFeature.LENIENT_UTF_ENCODING)
             .build();
 
+    /**
+     * The largest record the engine writes: the broker's default limit for one, 1 MiB, less room for the key and the
+     * record's own fields.
+     */
+    public static final int MAX_RECORD_BYTES = 1_000_000;
+
+    /** The last value this thread measured, with its bytes, for the write that follows the measure. */
+    private static final ThreadLocal<Encoded> MEASURED = new ThreadLocal<>();
+
+    private record Encoded(Object value, byte[] bytes) {
+    }
+
     private final Class<T> type;
 
     public RecordSerde(Class<T> type) {
@@ -38,6 +50,31 @@ public final class RecordSerde<T> implements Serde<T> {
     /** A record's bytes as this version writes them. */
     public static byte[] write(Object value) {
         return SMILE.writeValueAsBytes(value);
+    }
+
+    /**
+     * How many bytes {@code value} takes as this version writes it. The bytes are kept for the thread's next write of
+     * the same object (the values are not changed in place), so measuring what is about to be stored costs one
+     * encoding, not two.
+     */
+    public static int encodedSize(Object value) {
+        byte[] bytes = write(value);
+        MEASURED.set(new Encoded(value, bytes));
+        return bytes.length;
+    }
+
+    /** Forgets what this thread measured last: a value measured and then not written. */
+    public static void forgetMeasured() {
+        MEASURED.remove();
+    }
+
+    private static byte[] measuredOrWrite(Object value) {
+        Encoded measured = MEASURED.get();
+        if (measured != null && measured.value() == value) {
+            MEASURED.remove();
+            return measured.bytes();
+        }
+        return write(value);
     }
 
     /** A record in either form: Smile, or the JSON of an earlier version. */
@@ -52,7 +89,7 @@ public final class RecordSerde<T> implements Serde<T> {
 
     @Override
     public Serializer<T> serializer() {
-        return (topic, value) -> value == null ? null : write(value);
+        return (topic, value) -> value == null ? null : measuredOrWrite(value);
     }
 
     @Override
