@@ -233,7 +233,13 @@ final class KafkaStepWorker implements Runnable {
             LOG.warn("Skipping an unreadable step-ready record at {}-{}@{}", record.topic(), record.partition(), record.offset());
             return null;
         }
-        if (!accepts.test(ready) && reportedRuns.add(ready.run())) {
+        // Valid JSON is not yet a step: one record without what names the step must not stop the worker, which would
+        // stop on it again after every restart, since it is never committed.
+        if (ready == null || ready.instanceId() == null || ready.stepId() == null) {
+            LOG.warn("Skipping a step-ready record that names no instance or step at {}-{}@{}", record.topic(), record.partition(), record.offset());
+            return null;
+        }
+        if (!accepts.test(ready) && reportedRuns.add(String.valueOf(ready.run()))) {
             // Another group, registered for this run, takes it; the groups of one team (or of one topic) see its steps.
             LOG.warn("Worker {} has no handler for run '{}' (step {} of {}), which is in its topic {}; it leaves such steps "
                     + "to a group that handles them. If none does, register a handler for '{}' or fix the run in the process file",

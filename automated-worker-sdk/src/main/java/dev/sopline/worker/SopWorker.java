@@ -205,7 +205,7 @@ public final class SopWorker implements AutoCloseable {
                 KafkaStepWorker worker = resolver != null
                         ? new KafkaStepWorker(bootstrapServers, group, StepTopics.forType(stepType), ready -> true, resolver, concurrency, id, staticMemberId)
                         : new KafkaStepWorker(bootstrapServers, group, StepTopics.forHandlers(registered.keySet(), readPreviousTopic),
-                                ready -> registered.containsKey(ready.run()), null, concurrency, id, staticMemberId).withHandlers(registered);
+                                ready -> ready.run() != null && registered.containsKey(ready.run()), null, concurrency, id, staticMemberId).withHandlers(registered);
                 thread = new Thread(worker, "sop-worker-" + id);
                 stopper = worker::stop;
                 connection = worker::awaitConnected;

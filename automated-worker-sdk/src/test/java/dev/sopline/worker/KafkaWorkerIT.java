@@ -60,6 +60,33 @@ class KafkaWorkerIT {
     }
 
     @Test
+    void shouldSkipStepReadyRecordsItCannotUseAndRunTheStepsAfterThem() throws Exception {
+        platform.register(Platform.oneStepProcess("after-bad-records", "skipbad.work"));
+        String topic = dev.sopline.schemas.topic.Topics.automatedStepsFor("skipbad.work");
+        platform.start("after-bad-records", Map.of("n", 0)); // makes sure the team's topic exists before writing to it
+        try (org.apache.kafka.clients.producer.KafkaProducer<String, byte[]> producer = new org.apache.kafka.clients.producer.KafkaProducer<>(
+                Map.of("bootstrap.servers", SharedKafka.bootstrapServers()),
+                new org.apache.kafka.common.serialization.StringSerializer(), new org.apache.kafka.common.serialization.ByteArraySerializer())) {
+            for (String bad : List.of("null", "{\"workspace\":\"default\",\"instance_id\":\"01ZZZZZZZZZZZZZZZZZZZZZZZZ\",\"step_id\":\"work\",\"attempt\":1}",
+                    "{\"attempt\":1}", "not json")) {
+                for (int partition = 0; partition < producer.partitionsFor(topic).size(); partition++) {
+                    producer.send(new org.apache.kafka.clients.producer.ProducerRecord<>(topic, partition, "bad", bad.getBytes(java.nio.charset.StandardCharsets.UTF_8))).get();
+                }
+            }
+        }
+        SopWorker worker = SopWorker.builder().kafka(SharedKafka.bootstrapServers()).group("skip-bad-group").workerId("skipper")
+                .handle("skipbad.work", step -> Map.of("result", "done"))
+                .start();
+        try {
+            String id = platform.start("after-bad-records", Map.of("n", 1));
+            await().atMost(Duration.ofSeconds(60)).untilAsserted(() ->
+                    assertThat(platform.instance("after-bad-records", id).path("state").asString()).isEqualTo("completed"));
+        } finally {
+            worker.close();
+        }
+    }
+
+    @Test
     void shouldHandTheStepToAnotherWorkerWhenTheFirstIsClosedMidStep() throws Exception {
         platform.register(Platform.oneStepProcess("mid-step", "it.slow"));
         CountDownLatch started = new CountDownLatch(1);
