@@ -267,13 +267,18 @@ final class KafkaStepWorker implements Runnable {
     /** On a handler thread: runs the step and publishes its result, unless the worker gave up on it meanwhile. */
     private void execute(RunningStep step) {
         try {
-            StepResult result = resolve(step.ready());
+            // Carries back its step's key, which an engine with SOP_RESULT_KEYS=required takes results only with.
+            StepResult result = withKeyOf(step.ready(), resolve(step.ready()));
             // Given up on (the engine has moved on) or cut short by a stop: report nothing.
             boolean cutShort = step.isSettled() || Thread.currentThread().isInterrupted();
             step.published(!cutShort && (result == null || publish(result)));
         } finally {
             finished.add(step);
         }
+    }
+
+    private static StepResult withKeyOf(StepReady ready, StepResult result) {
+        return result == null || ready.resultKey() == null ? result : result.withResultKey(ready.resultKey());
     }
 
     private StepResult resolve(StepReady ready) {
@@ -454,6 +459,9 @@ final class KafkaStepWorker implements Runnable {
             running.heartbeat(Instant.now());
         }
         StepResult heartbeat = StepResult.heartbeat(step.workspace(), step.instanceId(), step.stepId(), step.attempt(), workerId, Instant.now());
+        if (running != null) {
+            heartbeat = withKeyOf(running.ready(), heartbeat);
+        }
         producer.send(new ProducerRecord<>(Topics.STEP_RESULTS, step.instanceId(), Json.mapper().writeValueAsBytes(heartbeat)), (metadata, error) -> {
             if (error != null) {
                 LOG.warn("A heartbeat of {} {} could not be sent: {}", step.instanceId(), step.stepId(), error.getMessage());
@@ -494,7 +502,7 @@ final class KafkaStepWorker implements Runnable {
     private StepResult tooLarge(StepResult result, int bytes) {
         return new StepResult(result.workspace(), result.instanceId(), result.stepId(), result.attempt(), null,
                 StepError.of(ErrorCodes.PAYLOAD_TOO_LARGE, "The step's result is %d bytes of JSON, more than one Kafka record may hold".formatted(bytes)),
-                null, workerId, Instant.now());
+                null, workerId, Instant.now()).withResultKey(result.resultKey());
     }
 
     private static void sleep(long millis) {

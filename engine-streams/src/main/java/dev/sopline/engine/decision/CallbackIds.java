@@ -3,6 +3,7 @@ package dev.sopline.engine.decision;
 import com.github.f4b6a3.ulid.Ulid;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
+import java.security.MessageDigest;
 import java.util.Arrays;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
@@ -18,22 +19,61 @@ public final class CallbackIds {
     private static final String ALGORITHM = "HmacSHA256";
     private static final int ULID_BYTES = 16;
 
+    /** Put before a result key's fields, so no result key is ever a callback id or the other way round. */
+    private static final String RESULT_KEY = "result-key";
+
     private final SecretKeySpec key;
+    private final boolean resultKeysRequired;
 
     public CallbackIds(byte[] secret) {
+        this(secret, false);
+    }
+
+    private CallbackIds(byte[] secret, boolean resultKeysRequired) {
         if (secret == null || secret.length < ULID_BYTES) {
             throw new IllegalArgumentException("Expected an engine secret of at least 16 bytes");
         }
         this.key = new SecretKeySpec(secret.clone(), ALGORITHM);
+        this.resultKeysRequired = resultKeysRequired;
+    }
+
+    /** The same ids, with results over Kafka taken only when they carry their attempt's key ({@code SOP_RESULT_KEYS=required}). */
+    public CallbackIds requiringResultKeys(boolean required) {
+        return new CallbackIds(key.getEncoded(), required);
     }
 
     public String of(String workspace, String instanceId, String stepId, int attempt) {
+        return hash(new String[] {workspace, instanceId, stepId, Integer.toString(attempt)});
+    }
+
+    /**
+     * The key of one step attempt, handed to its worker in the step-ready event and carried back in its result: a
+     * keyed HMAC as the callback id is, so only the worker that was handed the step can answer it, not any writer of
+     * {@code sop.step-results} who knows the instance's id.
+     */
+    public String resultKey(String workspace, String instanceId, String stepId, int attempt) {
+        return hash(new String[] {RESULT_KEY, workspace, instanceId, stepId, Integer.toString(attempt)});
+    }
+
+    /**
+     * Whether a result from {@code sop.step-results} may answer its attempt: one that carries a key must carry that
+     * attempt's; one without is taken unless keys are required. Compared in constant time.
+     */
+    public boolean acceptsResultKey(String workspace, String instanceId, String stepId, int attempt, String presented) {
+        if (presented == null) {
+            return !resultKeysRequired;
+        }
+        byte[] expected = resultKey(workspace, instanceId, stepId, attempt).getBytes(StandardCharsets.UTF_8);
+        return MessageDigest.isEqual(expected, presented.getBytes(StandardCharsets.UTF_8));
+    }
+
+    private String hash(String[] fields) {
         try {
             // A Mac is not thread-safe and one instance serves every stream thread: a new one per id costs microseconds.
             Mac mac = Mac.getInstance(ALGORITHM);
             mac.init(key);
             // Length-prefixed fields, so no two different tuples hash the same bytes.
-            for (String field : new String[] {workspace, instanceId, stepId, Integer.toString(attempt)}) {
+            for (String field : fields) {
                 byte[] bytes = field.getBytes(StandardCharsets.UTF_8);
                 mac.update(new byte[] {(byte) (bytes.length >>> 24), (byte) (bytes.length >>> 16), (byte) (bytes.length >>> 8), (byte) bytes.length});
                 mac.update(bytes);

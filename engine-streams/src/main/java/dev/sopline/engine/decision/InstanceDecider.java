@@ -13,6 +13,7 @@ import dev.sopline.schemas.definition.ProcessDefinition;
 import dev.sopline.schemas.definition.RetryPolicy;
 import dev.sopline.schemas.definition.StepDefinition;
 import dev.sopline.schemas.event.StepReady;
+import dev.sopline.schemas.event.StepResult;
 import dev.sopline.schemas.instance.Assignee;
 import dev.sopline.schemas.instance.InstanceState;
 import dev.sopline.schemas.instance.JudgmentDecision;
@@ -279,11 +280,16 @@ public final class InstanceDecider {
         return step.timeoutDuration().map(now::plus).orElse(null);
     }
 
-    private static StepReady stepReady(Instance instance, ProcessDefinition definition, StepDefinition stepDefinition, StepRun step) {
+    private StepReady stepReady(Instance instance, ProcessDefinition definition, StepDefinition stepDefinition, StepRun step) {
         return new StepReady(instance.workspace(), instance.id(), instance.process(), instance.version(), step.id(),
                 stepDefinition.label(), stepDefinition.type(), stepDefinition.run(), step.attempt(), step.inputs(),
                 stepDefinition.outputs(), stepDefinition.judgment(), step.callbackId(), step.deadline(), step.readyAt(),
-                stepDefinition.heartbeatTimeout());
+                stepDefinition.heartbeatTimeout(), callbackIds.resultKey(instance.workspace(), instance.id(), step.id(), step.attempt()));
+    }
+
+    /** Whether a result from {@code sop.step-results} carries what its attempt's key lets it ({@link CallbackIds#acceptsResultKey}). */
+    public boolean acceptsResultKey(StepResult result) {
+        return callbackIds.acceptsResultKey(result.workspace(), result.instanceId(), result.stepId(), result.attempt(), result.resultKey());
     }
 
     /**

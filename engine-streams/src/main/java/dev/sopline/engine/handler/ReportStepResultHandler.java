@@ -21,6 +21,8 @@ import java.util.Optional;
  */
 final class ReportStepResultHandler implements CommandHandler<ReportStepResult> {
 
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(ReportStepResultHandler.class);
+
     private final DefinitionLookup definitions;
     private final InstanceDecider decider;
 
@@ -35,6 +37,11 @@ final class ReportStepResultHandler implements CommandHandler<ReportStepResult> 
         Optional<StepRun> current = found.filter(instance -> !instance.isTerminal()).flatMap(instance -> instance.step(result.stepId()));
         if (current.isEmpty() || !current.get().isReady() || current.get().attempt() != result.attempt()
                 || !decider.behaviour(current.get()).acceptsResult(current.get())) {
+            return Decision.ignore();
+        }
+        if (!decider.acceptsResultKey(result)) {
+            LOG.warn("Ignoring a result for step {} of instance {}, attempt {}, from worker '{}': it carries {} result key",
+                    result.stepId(), result.instanceId(), result.attempt(), result.worker(), result.resultKey() == null ? "no" : "a wrong");
             return Decision.ignore();
         }
         Instance instance = found.get();

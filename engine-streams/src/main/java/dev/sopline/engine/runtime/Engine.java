@@ -80,7 +80,7 @@ public final class Engine implements EmbeddedEngine {
             EngineTopics.ensure(admin, settings.partitions(), settings.topicPartitions(), settings.replication());
             commandPartitions = EngineTopics.partitions(admin, EngineTopics.COMMANDS);
         }
-        CallbackIds callbackIds = new CallbackIds(EngineSecret.resolve(settings));
+        CallbackIds callbackIds = new CallbackIds(EngineSecret.resolve(settings)).requiringResultKeys(settings.resultKeysRequired());
         EngineMetrics metrics = new EngineMetrics(registry);
         ProducedCommandLog commandLog = new ProducedCommandLog(settings);
         KafkaStreams streams = new KafkaStreams(

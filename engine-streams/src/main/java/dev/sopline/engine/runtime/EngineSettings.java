@@ -50,6 +50,8 @@ import org.apache.kafka.streams.errors.LogAndContinueExceptionHandler;
  *     {@code sop.events.<workspace>} ({@code SOP_EVENTS_TOPIC_PER_WORKSPACE}, default false), so that Kafka ACLs can
  *     give a subscriber one workspace alone
  * @param retention how long a finished instance is kept ({@code SOP_RETENTION}, default 30 days), see {@link #retention}
+ * @param resultKeysRequired whether a result from {@code sop.step-results} must carry its step-ready event's key
+ *     ({@code SOP_RESULT_KEYS}: {@code optional}, the default, or {@code required}), see {@link #resultKeysRequired(String)}
  */
 public record EngineSettings(
         String bootstrapServers,
@@ -66,7 +68,8 @@ public record EngineSettings(
         String engineSecret,
         long instanceMaxBytes,
         boolean eventsTopicPerWorkspace,
-        Duration retention) {
+        Duration retention,
+        boolean resultKeysRequired) {
 
     public static final Duration DEFAULT_COMMIT_INTERVAL = Duration.ofMillis(100);
 
@@ -87,7 +90,8 @@ public record EngineSettings(
                 env.get("SOP_ENGINE_SECRET"),
                 Long.parseLong(env.getOrDefault("SOP_INSTANCE_MAX_BYTES", String.valueOf(InstanceBudget.DEFAULT_MAX_BYTES))),
                 Boolean.parseBoolean(env.getOrDefault("SOP_EVENTS_TOPIC_PER_WORKSPACE", "false")),
-                retention(env.get("SOP_RETENTION")));
+                retention(env.get("SOP_RETENTION")),
+                resultKeysRequired(env.get("SOP_RESULT_KEYS")));
     }
 
     /**
@@ -110,39 +114,59 @@ public record EngineSettings(
                 "Expected SOP_RETENTION to be a positive duration such as 30d, 12h or P30D, but it is '" + text + "'"));
     }
 
+    /**
+     * {@code SOP_RESULT_KEYS}: {@code required} takes a result from {@code sop.step-results} only when it carries the
+     * key of the step-ready event it answers (the SDK always does); {@code optional} (the default, and unset) also takes
+     * results without one, from workers written before keys existed. A result with a wrong key is never taken.
+     */
+    static boolean resultKeysRequired(String text) {
+        if (text == null || text.isBlank() || text.trim().equalsIgnoreCase("optional")) {
+            return false;
+        }
+        if (text.trim().equalsIgnoreCase("required")) {
+            return true;
+        }
+        throw new IllegalArgumentException("Expected SOP_RESULT_KEYS to be optional or required, but it is '" + text + "'");
+    }
+
+    public EngineSettings withResultKeysRequired(boolean required) {
+        return new EngineSettings(bootstrapServers, applicationId, stateDir, partitions, topicPartitions, replication, standbyReplicas, commitInterval,
+                streamThreads, advertisedEndpoint, timerInterval, engineSecret, instanceMaxBytes, eventsTopicPerWorkspace, retention, required);
+    }
+
     public EngineSettings withRetention(Duration newRetention) {
         return new EngineSettings(bootstrapServers, applicationId, stateDir, partitions, topicPartitions, replication, standbyReplicas, commitInterval,
-                streamThreads, advertisedEndpoint, timerInterval, engineSecret, instanceMaxBytes, eventsTopicPerWorkspace, newRetention);
+                streamThreads, advertisedEndpoint, timerInterval, engineSecret, instanceMaxBytes, eventsTopicPerWorkspace, newRetention, resultKeysRequired);
     }
 
     public EngineSettings withStateDir(Path dir) {
         return new EngineSettings(bootstrapServers, applicationId, dir, partitions, topicPartitions, replication, standbyReplicas, commitInterval,
-                streamThreads, advertisedEndpoint, timerInterval, engineSecret, instanceMaxBytes, eventsTopicPerWorkspace, retention);
+                streamThreads, advertisedEndpoint, timerInterval, engineSecret, instanceMaxBytes, eventsTopicPerWorkspace, retention, resultKeysRequired);
     }
 
     public EngineSettings withBootstrapServers(String servers) {
         return new EngineSettings(servers, applicationId, stateDir, partitions, topicPartitions, replication, standbyReplicas, commitInterval,
-                streamThreads, advertisedEndpoint, timerInterval, engineSecret, instanceMaxBytes, eventsTopicPerWorkspace, retention);
+                streamThreads, advertisedEndpoint, timerInterval, engineSecret, instanceMaxBytes, eventsTopicPerWorkspace, retention, resultKeysRequired);
     }
 
     public EngineSettings withAdvertisedEndpoint(String endpoint) {
         return new EngineSettings(bootstrapServers, applicationId, stateDir, partitions, topicPartitions, replication, standbyReplicas, commitInterval,
-                streamThreads, endpoint, timerInterval, engineSecret, instanceMaxBytes, eventsTopicPerWorkspace, retention);
+                streamThreads, endpoint, timerInterval, engineSecret, instanceMaxBytes, eventsTopicPerWorkspace, retention, resultKeysRequired);
     }
 
     public EngineSettings withEngineSecret(String secret) {
         return new EngineSettings(bootstrapServers, applicationId, stateDir, partitions, topicPartitions, replication, standbyReplicas, commitInterval,
-                streamThreads, advertisedEndpoint, timerInterval, secret, instanceMaxBytes, eventsTopicPerWorkspace, retention);
+                streamThreads, advertisedEndpoint, timerInterval, secret, instanceMaxBytes, eventsTopicPerWorkspace, retention, resultKeysRequired);
     }
 
     public EngineSettings withInstanceMaxBytes(long bytes) {
         return new EngineSettings(bootstrapServers, applicationId, stateDir, partitions, topicPartitions, replication, standbyReplicas, commitInterval,
-                streamThreads, advertisedEndpoint, timerInterval, engineSecret, bytes, eventsTopicPerWorkspace, retention);
+                streamThreads, advertisedEndpoint, timerInterval, engineSecret, bytes, eventsTopicPerWorkspace, retention, resultKeysRequired);
     }
 
     public EngineSettings withEventsTopicPerWorkspace(boolean perWorkspace) {
         return new EngineSettings(bootstrapServers, applicationId, stateDir, partitions, topicPartitions, replication, standbyReplicas, commitInterval,
-                streamThreads, advertisedEndpoint, timerInterval, engineSecret, instanceMaxBytes, perWorkspace, retention);
+                streamThreads, advertisedEndpoint, timerInterval, engineSecret, instanceMaxBytes, perWorkspace, retention, resultKeysRequired);
     }
 
     /** Shows every setting but the secret. */
@@ -153,7 +177,7 @@ public record EngineSettings(
                 + "commitInterval=%s, streamThreads=%d, advertisedEndpoint=%s, timerInterval=%s, engineSecret=%s, instanceMaxBytes=%d, "
                 .formatted(commitInterval, streamThreads, advertisedEndpoint, timerInterval, engineSecret == null ? "generated" : "set",
                         instanceMaxBytes)
-                + "eventsTopicPerWorkspace=%s, retention=%s]".formatted(eventsTopicPerWorkspace, retention);
+                + "eventsTopicPerWorkspace=%s, retention=%s]".formatted(eventsTopicPerWorkspace, retention, resultKeysRequired);
     }
 
     /** The {@code host:port} other replicas reach this one's queries at, when there are several replicas. */

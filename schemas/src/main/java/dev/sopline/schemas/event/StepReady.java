@@ -29,6 +29,8 @@ import java.util.Map;
  * @param heartbeatTimeout automated steps that take heartbeats: the step's {@code heartbeat_timeout} as written in the
  *     process file; each heartbeat moves the deadline to this long after it. Absent for other steps, and in events of
  *     engines before it was added
+ * @param resultKey this attempt's key, which its result must carry back ({@link StepResult#resultKey()}): with it, only
+ *     the worker that was handed the step can answer it. Absent in events of engines before it was added
  */
 public record StepReady(
         String workspace,
@@ -46,13 +48,22 @@ public record StepReady(
         String callbackId,
         Instant deadline,
         Instant createdAt,
-        String heartbeatTimeout) {
+        String heartbeatTimeout,
+        String resultKey) {
 
     /** A step that takes no heartbeats. */
     public StepReady(String workspace, String instanceId, String process, String version, String stepId, String name, StepType type,
                      String run, int attempt, Map<String, Object> inputs, List<OutputDeclaration> outputs, JudgmentSettings judgment,
                      String callbackId, Instant deadline, Instant createdAt) {
         this(workspace, instanceId, process, version, stepId, name, type, run, attempt, inputs, outputs, judgment, callbackId, deadline,
-                createdAt, null);
+                createdAt, null, null);
+    }
+
+    /** A step without a result key, as engines before it wrote them. */
+    public StepReady(String workspace, String instanceId, String process, String version, String stepId, String name, StepType type,
+                     String run, int attempt, Map<String, Object> inputs, List<OutputDeclaration> outputs, JudgmentSettings judgment,
+                     String callbackId, Instant deadline, Instant createdAt, String heartbeatTimeout) {
+        this(workspace, instanceId, process, version, stepId, name, type, run, attempt, inputs, outputs, judgment, callbackId, deadline,
+                createdAt, heartbeatTimeout, null);
     }
 }

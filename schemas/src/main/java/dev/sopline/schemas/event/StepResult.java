@@ -22,6 +22,8 @@ import java.util.Map;
  * @param reportedAt when the worker finished
  * @param heartbeat true for a running worker's sign of life: neither outputs nor error, the attempt's deadline moves
  *     by the step's {@code heartbeat_timeout}; absent on results
+ * @param resultKey the key its step-ready event carried ({@link StepReady#resultKey()}), carried back; required by an
+ *     engine run with {@code SOP_RESULT_KEYS=required}
  */
 public record StepResult(
         String workspace,
@@ -33,11 +35,22 @@ public record StepResult(
         JudgmentDecision decision,
         String worker,
         Instant reportedAt,
-        Boolean heartbeat) {
+        Boolean heartbeat,
+        String resultKey) {
 
     public StepResult(String workspace, String instanceId, String stepId, int attempt, Map<String, Object> outputs, StepError error,
                       JudgmentDecision decision, String worker, Instant reportedAt) {
-        this(workspace, instanceId, stepId, attempt, outputs, error, decision, worker, reportedAt, null);
+        this(workspace, instanceId, stepId, attempt, outputs, error, decision, worker, reportedAt, null, null);
+    }
+
+    public StepResult(String workspace, String instanceId, String stepId, int attempt, Map<String, Object> outputs, StepError error,
+                      JudgmentDecision decision, String worker, Instant reportedAt, Boolean heartbeat) {
+        this(workspace, instanceId, stepId, attempt, outputs, error, decision, worker, reportedAt, heartbeat, null);
+    }
+
+    /** This result carrying {@code key}, the key of the step-ready event it answers. */
+    public StepResult withResultKey(String key) {
+        return new StepResult(workspace, instanceId, stepId, attempt, outputs, error, decision, worker, reportedAt, heartbeat, key);
     }
 
     /** A heartbeat of the worker running this attempt. */
@@ -63,6 +76,7 @@ public record StepResult(
         StepError boundedError = error == null ? null : error.bounded();
         JudgmentDecision boundedDecision = decision == null ? null : decision.bounded();
         return boundedWorker == worker && boundedError == error && boundedDecision == decision ? this
-                : new StepResult(workspace, instanceId, stepId, attempt, outputs, boundedError, boundedDecision, boundedWorker, reportedAt, heartbeat);
+                : new StepResult(workspace, instanceId, stepId, attempt, outputs, boundedError, boundedDecision, boundedWorker, reportedAt, heartbeat,
+                        resultKey);
     }
 }
