@@ -180,7 +180,7 @@ public final class CommandProcessor implements Processor<String, Command, String
         if (command == null) {
             return;
         }
-        if (command instanceof ReportStepResult report) {
+        if (command instanceof ReportStepResult report && report.result().bounded() != report.result()) {
             // Its sender's texts, kept outside the instance's budget, are bounded before anything keeps them.
             command = new ReportStepResult(report.result().bounded());
         }

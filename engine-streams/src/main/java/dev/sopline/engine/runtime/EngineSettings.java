@@ -177,7 +177,7 @@ public record EngineSettings(
                 + "commitInterval=%s, streamThreads=%d, advertisedEndpoint=%s, timerInterval=%s, engineSecret=%s, instanceMaxBytes=%d, "
                 .formatted(commitInterval, streamThreads, advertisedEndpoint, timerInterval, engineSecret == null ? "generated" : "set",
                         instanceMaxBytes)
-                + "eventsTopicPerWorkspace=%s, retention=%s]".formatted(eventsTopicPerWorkspace, retention, resultKeysRequired);
+                + "eventsTopicPerWorkspace=%s, retention=%s, resultKeysRequired=%s]".formatted(eventsTopicPerWorkspace, retention, resultKeysRequired);
     }
 
     /** The {@code host:port} other replicas reach this one's queries at, when there are several replicas. */

@@ -97,7 +97,7 @@ public final class ResultRelay implements AutoCloseable {
 
     private static StepResult failed(StepResult result, String code, String message) {
         return new StepResult(result.workspace(), result.instanceId(), result.stepId(), result.attempt(), null,
-                StepError.of(code, message), null, result.worker(), result.reportedAt());
+                StepError.of(code, message), null, result.worker(), result.reportedAt()).withResultKey(result.resultKey());
     }
 
     /** @param threadFailures where the relay's thread deaths are counted with the engine's, for health */

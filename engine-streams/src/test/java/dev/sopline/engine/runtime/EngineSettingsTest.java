@@ -15,6 +15,15 @@ import org.junit.jupiter.api.Test;
 class EngineSettingsTest {
 
     @Test
+    void shouldRequireResultKeysOnlyWhenToldTo() {
+        assertThat(EngineSettings.fromEnvironment(Map.of()).resultKeysRequired()).isFalse();
+        assertThat(EngineSettings.fromEnvironment(Map.of("SOP_RESULT_KEYS", "optional")).resultKeysRequired()).isFalse();
+        assertThat(EngineSettings.fromEnvironment(Map.of("SOP_RESULT_KEYS", "required")).resultKeysRequired()).isTrue();
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> EngineSettings.fromEnvironment(Map.of("SOP_RESULT_KEYS", "yes")))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("SOP_RESULT_KEYS");
+    }
+
+    @Test
     void shouldWriteEventsToSopEventsOnlyWhenTopicPerWorkspaceIsNotSet() {
         Properties streams = EngineSettings.fromEnvironment(Map.of()).streamsProperties();
 

@@ -66,7 +66,8 @@ class ResultRelayTest {
     void shouldCarryAResultTooLargeAsTheEnginesRecordAsThatAttemptsFailure() {
         // About 400 KB as the worker's JSON, under the broker's limit; 1.1 MB in the engine's encoding, over it.
         List<Double> numbers = java.util.Collections.nCopies(100_000, 1.5);
-        StepResult result = new StepResult("default", "01JA", "charge", 2, Map.of("values", numbers), null, null, "worker-1", PUBLISHED);
+        StepResult result = new StepResult("default", "01JA", "charge", 2, Map.of("values", numbers), null, null, "worker-1", PUBLISHED)
+                .withResultKey("the-step's-key");
         assertThat(dev.sopline.schemas.json.Json.mapper().writeValueAsBytes(result).length).isLessThan(500_000);
 
         results.pipeInput("01JA", result, PUBLISHED);
@@ -76,6 +77,7 @@ class ResultRelayTest {
         assertThat(relayed.result().outputs()).isNull();
         assertThat(relayed.result().error().code()).isEqualTo("payload_too_large");
         assertThat(relayed.result().error().message()).contains("bytes as the engine's record");
+        assertThat(relayed.result().resultKey()).as("still the attempt's answer").isEqualTo("the-step's-key");
     }
 
     @Test
