@@ -6,6 +6,8 @@ import dev.sopline.gateway.store.TopicTail;
 import dev.sopline.schemas.event.StateChangeEvents;
 import dev.sopline.schemas.topic.Topics;
 import io.cloudevents.CloudEvent;
+import dev.sopline.gateway.web.ApiException;
+import dev.sopline.schemas.command.ErrorCodes;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -53,6 +55,15 @@ public class EventStream implements StopsConcurrently {
 
     private static final Logger LOG = LoggerFactory.getLogger(EventStream.class);
     private static final int SENDERS = 32;
+    /**
+     * Streams open at once on one replica: per token, per workspace, in all. Each open stream holds its connection,
+     * its queue and the container's buffers; without a bound one token opening streams and never closing them filled
+     * a 512 MB heap at about 2,900 and stopped the whole platform. The bounds leave room for every browser tab and
+     * integration a team runs, and keep streams to a few hundred MB at most.
+     */
+    public static final int PER_TOKEN = 50;
+    public static final int PER_WORKSPACE = 250;
+    public static final int TOTAL = 1_000;
     private static final Duration STALL_LIMIT = Duration.ofSeconds(5);
     private static final Duration CHECK_EVERY = Duration.ofMillis(250);
 
@@ -80,6 +91,7 @@ public class EventStream implements StopsConcurrently {
     public SseEmitter subscribe(String workspace, String instanceId, String tokenId, Duration timeout) {
         SseEmitter emitter = new SseEmitter(timeout.toMillis());
         StreamSubscriber subscriber = new StreamSubscriber(workspace, instanceId, Objects.requireNonNull(tokenId), emitter, senders);
+        admit(subscriber);
         emitter.onCompletion(() -> forget(subscriber));
         emitter.onError(error -> forget(subscriber));
         emitter.onTimeout(() -> {
@@ -91,10 +103,38 @@ public class EventStream implements StopsConcurrently {
             // An opening comment flushes the headers, so clients know the stream is open before the first change.
             emitter.send(SseEmitter.event().comment("open"));
         } catch (IOException e) {
+            forget(subscriber);
             return emitter;
         }
-        subscribers.add(subscriber);
         return emitter;
+    }
+
+    /** Counts the stream in, or refuses it before anything is sent: 429 past a token's or a workspace's bound, 503 past all. */
+    private synchronized void admit(StreamSubscriber subscriber) {
+        int total = 0;
+        int workspace = 0;
+        int token = 0;
+        for (StreamSubscriber open : subscribers) {
+            total++;
+            if (open.workspace().equals(subscriber.workspace())) {
+                workspace++;
+                if (open.tokenId().equals(subscriber.tokenId())) {
+                    token++;
+                }
+            }
+        }
+        if (token >= PER_TOKEN) {
+            throw new ApiException(429, ErrorCodes.RATE_LIMITED,
+                    "Expected at most %d event streams open per token; close one before opening another".formatted(PER_TOKEN));
+        }
+        if (workspace >= PER_WORKSPACE) {
+            throw new ApiException(429, ErrorCodes.RATE_LIMITED,
+                    "Expected at most %d event streams open per workspace; close one before opening another".formatted(PER_WORKSPACE));
+        }
+        if (total >= TOTAL) {
+            throw new ApiException(503, ErrorCodes.UNAVAILABLE, "This gateway serves as many event streams as it can; retry later or elsewhere");
+        }
+        subscribers.add(subscriber);
     }
 
     @Override

@@ -103,6 +103,34 @@ class EventStreamIT extends GatewayTestBase {
     }
 
     @Test
+    void shouldRefuseAStreamPastATokensBoundWithRateLimitedAsJson() throws Exception {
+        SopApi.Response created = api().post("/workspace/tokens", Map.of("name", "many-streams", "role", "viewer"));
+        String token = created.json().path("token").asString();
+        List<HttpResponse<Stream<String>>> open = new java.util.ArrayList<>();
+        try {
+            for (int i = 0; i < dev.sopline.gateway.stream.EventStream.PER_TOKEN; i++) {
+                HttpResponse<Stream<String>> stream = open("/sop/events", token);
+                assertThat(stream.statusCode()).as("stream %d", i).isEqualTo(200);
+                open.add(stream);
+            }
+
+            HttpResponse<Stream<String>> refused = open("/sop/events", token);
+
+            assertThat(refused.statusCode()).isEqualTo(429);
+            assertThat(refused.headers().firstValue("Content-Type")).hasValueSatisfying(type -> assertThat(type).startsWith("application/json"));
+            assertThat(refused.body().collect(java.util.stream.Collectors.joining())).contains("\"error\":\"rate_limited\"");
+            // Another token of the workspace still opens one.
+            HttpResponse<Stream<String>> other = open("/sop/events", TOKEN);
+            assertThat(other.statusCode()).isEqualTo(200);
+            open.add(other);
+        } finally {
+            open.forEach(stream -> stream.body().close());
+            // Revoked, its streams end within a second: none is left to the tests after this one.
+            api().delete("/workspace/tokens/" + created.json().path("id").asString());
+        }
+    }
+
+    @Test
     void shouldRefuseStreamsOfUnknownInstancesAndWithoutAToken() throws Exception {
         // 503 while the engine starts and cannot yet tell whether the instance exists.
         await().atMost(Duration.ofSeconds(30)).until(() -> open("/sop/review/01JZZZZZZZZZZZZZZZZZZZZZZZ/events", TOKEN).statusCode() == 404);
