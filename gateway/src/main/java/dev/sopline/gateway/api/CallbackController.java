@@ -32,8 +32,17 @@ public class CallbackController {
     private static final Pattern ULID = Pattern.compile("[0-9A-HJKMNP-TV-Z]{26}");
     private static final java.time.Duration OWNER_VISIBLE_WITHIN = java.time.Duration.ofSeconds(3);
 
+    /**
+     * Lookups that may wait at once. A waiting lookup holds a request thread for up to {@link #OWNER_VISIBLE_WITHIN};
+     * without a bound, calls with made-up ids (no token needed) from a few addresses held a hundred of the server's
+     * threads and slowed every other request. Past the bound an id not found at once answers 404 at once: a real
+     * callback that meets a flood is refused only if it comes within milliseconds of its step, and third parties retry.
+     */
+    static final int WAITING_LOOKUPS = 8;
+
     private final EngineAccess engine;
     private final CommandBus commands;
+    private final java.util.concurrent.Semaphore waitingLookups = new java.util.concurrent.Semaphore(WAITING_LOOKUPS);
 
     public CallbackController(EngineAccess engine, CommandBus commands) {
         this.engine = engine;
@@ -44,19 +53,26 @@ public class CallbackController {
      * The owner index is a global store fed by committed records, while a step's callback URL can be read a moment
      * before its transaction commits; an id not found at once is looked up again for a short while.
      */
-    private java.util.Optional<CallbackOwner> findOwner(String callbackId) {
-        long deadline = System.nanoTime() + OWNER_VISIBLE_WITHIN.toNanos();
+    java.util.Optional<CallbackOwner> findOwner(String callbackId) {
         java.util.Optional<CallbackOwner> owner = engine.queries().callbackOwner(callbackId);
-        while (owner.isEmpty() && System.nanoTime() < deadline) {
-            try {
-                Thread.sleep(20);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                break;
-            }
-            owner = engine.queries().callbackOwner(callbackId);
+        if (owner.isPresent() || !waitingLookups.tryAcquire()) {
+            return owner;
         }
-        return owner;
+        try {
+            long deadline = System.nanoTime() + OWNER_VISIBLE_WITHIN.toNanos();
+            while (owner.isEmpty() && System.nanoTime() < deadline) {
+                try {
+                    Thread.sleep(20);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    break;
+                }
+                owner = engine.queries().callbackOwner(callbackId);
+            }
+            return owner;
+        } finally {
+            waitingLookups.release();
+        }
     }
 
     @Operation(operationId = "resolveCallback", summary = "Resolve a webhook step through its one-shot callback URL",
