@@ -19,8 +19,17 @@ public final class InstanceAbsence {
 
     private InstanceAbsence() {}
 
+    /**
+     * How far ahead of this replica's clock another replica's may be. An id stamped later than that was not minted by
+     * a gateway (a made-up id, or a callback id, whose first characters are a hash): it gets 404, where answering 503
+     * would ask the client to retry for ever.
+     */
+    static final Duration CLOCK_SKEW = Duration.ofMinutes(1);
+
     public static RuntimeException of(String process, String id) {
-        if (Ulid.isValid(id) && Ulid.from(id).getInstant().isAfter(Instant.now().minus(MAY_STILL_APPEAR))) {
+        Instant now = Instant.now();
+        if (Ulid.isValid(id) && Ulid.from(id).getInstant().isAfter(now.minus(MAY_STILL_APPEAR))
+                && Ulid.from(id).getInstant().isBefore(now.plus(CLOCK_SKEW))) {
             return new EngineUnavailableException("Instance '%s' of process '%s' was started moments ago and is not readable yet"
                     .formatted(id, process), null);
         }

@@ -22,4 +22,14 @@ class InstanceAbsenceTest {
         assertThat(InstanceAbsence.of("review", "not-a-ulid")).isInstanceOfSatisfying(ApiException.class,
                 refusal -> assertThat(refusal.status()).isEqualTo(404));
     }
+
+    @Test
+    void shouldAnswer404ForAnIdStampedLaterThanAnyGatewayCouldHaveMintedIt() {
+        String future = UlidCreator.getUlid(Instant.now().plus(10, ChronoUnit.MINUTES).toEpochMilli()).toString();
+
+        assertThat(InstanceAbsence.of("review", future)).isInstanceOfSatisfying(ApiException.class,
+                refusal -> assertThat(refusal.status()).isEqualTo(404));
+        assertThat(InstanceAbsence.of("review", "7ZZZZZZZZZZZZZZZZZZZZZZZZZ")).isInstanceOfSatisfying(ApiException.class,
+                refusal -> assertThat(refusal.status()).isEqualTo(404));
+    }
 }
