@@ -251,6 +251,9 @@ public class InstanceController {
                                                              HttpServletRequest request) {
         find(name, id, request);
         int pageSize = Pagination.limit(limit);
+        if (cursor != null && !cursor.isEmpty() && !cursor.matches("[0-9]{1,18}")) {
+            throw new ApiException(400, "invalid_parameter", "Expected cursor to be the one in the previous page's Link header");
+        }
         Page<HistoryEntry> page = engine.queries().history(scope.workspace(request), id, cursor, pageSize);
         return Pagination.respond(page.items().stream().map(HistoryViews::entry).toList(), page.nextCursor(), request);
     }

@@ -91,8 +91,8 @@ public class StepHeartbeatController {
         if (attempt == null || attempt.isNull()) {
             return current;
         }
-        if (!attempt.isIntegralNumber()) {
-            throw new ApiException(400, "invalid_request", "Expected 'attempt' to be a whole number");
+        if (!attempt.isIntegralNumber() || !attempt.canConvertToInt() || attempt.asInt() < 1) {
+            throw new ApiException(400, "invalid_request", "Expected 'attempt' to be a whole number from 1");
         }
         return attempt.asInt();
     }

@@ -126,7 +126,11 @@ public class TokenController {
         }
         Instant expiresAt;
         try {
-            expiresAt = Instant.parse(expires.asString());
+            // Not a string (an object, a number) reads as no timestamp; a year past 9999 could not be stored.
+            expiresAt = Instant.parse(expires.isString() ? expires.asString() : "");
+            if (expiresAt.isAfter(Instant.parse("9999-12-31T23:59:59Z"))) {
+                throw new DateTimeParseException("past 9999", expires.asString(), 0);
+            }
         } catch (DateTimeParseException e) {
             throw invalid("expires_at", ViolationCode.INVALID_TYPE, "Expected 'expires_at' to be an ISO 8601 UTC timestamp such as 2027-01-31T00:00:00Z");
         }

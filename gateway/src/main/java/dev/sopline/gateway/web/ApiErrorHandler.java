@@ -114,6 +114,12 @@ public class ApiErrorHandler {
         LOG.debug("Client disconnected: {}", e.getMessage());
     }
 
+    /** A query string Tomcat cannot decode ({@code ?process=%FF}): the client's mistake, CONTRACT section 8's 400. */
+    @ExceptionHandler(org.apache.tomcat.util.http.InvalidParameterException.class)
+    ResponseEntity<ErrorBody> undecodableParameters(Exception e) {
+        return error(400).body(ErrorBody.of("invalid_request", "Expected a query string of valid percent-encoded UTF-8"));
+    }
+
     @ExceptionHandler(Exception.class)
     ResponseEntity<ErrorBody> unexpected(Exception e) {
         LOG.error("Unexpected failure while answering a request", e);

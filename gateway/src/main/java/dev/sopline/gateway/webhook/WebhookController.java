@@ -58,7 +58,7 @@ public class WebhookController {
             throw invalidUrl(ViolationCode.INVALID_TYPE, "Expected 'url' to be an absolute http or https URL");
         }
         JsonNode events = json.get("events");
-        if (events != null && (!events.isArray() || events.size() != 1 || !STATE_CHANGED.equals(events.get(0).asString()))) {
+        if (events != null && (!events.isArray() || events.size() != 1 || !events.get(0).isString() || !STATE_CHANGED.equals(events.get(0).asString()))) {
             throw invalid("events", "Expected 'events' to be [\"state_changed\"], the one event kind there is");
         }
         JsonNode givenSecret = json.get("secret");

@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
@@ -55,6 +56,45 @@ class PathAndBodyHardeningIT extends GatewayTestBase {
             assertThat(answer.status()).isIn(400, 431);
             assertThat(answer.body()).contains("\"error\":").doesNotContain("<html");
         }
+    }
+
+    @Test
+    void shouldAnswerClientMistakesInQueriesAndBodiesWithTheirErrorNotA500() {
+        for (String path : List.of("/sop/instances?process=%FF", "/actuator/health?x=%FF")) {
+            try (RawHttp http = new RawHttp(port)) {
+                RawHttp.Answer answer = http.head("GET " + path + " HTTP/1.1", "X-SOP-Token: " + TOKEN, "Connection: close").answer();
+                assertThat(answer.status()).as(path).isEqualTo(400);
+                assertThat(answer.body()).as(path).contains("\"error\":\"invalid_request\"");
+            }
+        }
+        SopApi api = api();
+        assertThat(api.register("""
+                engine: "0.1"
+                process:
+                  name: mistakes
+                  version: "1.0"
+                  inputs:
+                    - name: amount
+                      type: number
+                  steps:
+                    - id: check
+                      type: form
+                      outputs:
+                        - name: ok
+                """).status()).isEqualTo(201);
+        SopApi.Response infinite = api.postRaw("/sop/mistakes/start", "{\"inputs\":{\"amount\":1e400}}", Map.of("Content-Type", "application/json"));
+        assertThat(infinite.status()).isEqualTo(422);
+        assertThat(infinite.json().path("error").asString()).isEqualTo("invalid_inputs");
+        String id = api.start("mistakes", Map.of("amount", 1)).json().path("id").asString();
+        SopApi.Response cursor = api.get("/sop/mistakes/" + id + "/history?cursor=zzz");
+        assertThat(cursor.status()).isEqualTo(400);
+        assertThat(cursor.json().path("error").asString()).isEqualTo("invalid_parameter");
+        for (Object expiry : List.of(Map.of("a", 1), "+1000000000-12-31T23:59:59.999999999Z")) {
+            SopApi.Response token = api.post("/workspace/tokens", Map.of("name", "odd-expiry", "expires_at", expiry));
+            assertThat(token.status()).as("expires_at %s", expiry).isEqualTo(422);
+        }
+        SopApi.Response webhook = api.post("/workspace/webhooks", Map.of("url", "http://93.184.216.34/x", "events", List.of(Map.of())));
+        assertThat(webhook.status()).isEqualTo(422);
     }
 
     @Test

@@ -16,7 +16,8 @@ final class FieldValueChecks {
     static Optional<Violation> check(String field, FieldType type, List<String> allowed, Object value) {
         boolean fits = switch (type) {
             case STRING, ENUM -> value instanceof String;
-            case NUMBER -> value instanceof Number;
+            // JSON has no infinity: 1e400 parses as one, and no step or template could use it.
+            case NUMBER -> value instanceof Number number && isFinite(number);
             case INTEGER -> isWholeNumber(value);
             case BOOLEAN -> value instanceof Boolean;
         };
@@ -49,6 +50,10 @@ final class FieldValueChecks {
             case INTEGER -> "a whole number";
             case BOOLEAN -> "true or false";
         };
+    }
+
+    private static boolean isFinite(Number number) {
+        return !(number instanceof Double || number instanceof Float) || Double.isFinite(number.doubleValue());
     }
 
     private static String describe(Object value) {
