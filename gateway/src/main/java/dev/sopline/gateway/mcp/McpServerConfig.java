@@ -37,8 +37,8 @@ public class McpServerConfig {
     }
 
     @Bean
-    ServletRegistrationBean<HttpServletStatelessServerTransport> mcpServlet(HttpServletStatelessServerTransport transport) {
-        ServletRegistrationBean<HttpServletStatelessServerTransport> registration = new ServletRegistrationBean<>(transport, ApiPaths.MCP);
+    ServletRegistrationBean<McpErrorsAsJson> mcpServlet(HttpServletStatelessServerTransport transport) {
+        ServletRegistrationBean<McpErrorsAsJson> registration = new ServletRegistrationBean<>(new McpErrorsAsJson(transport), ApiPaths.MCP);
         registration.setName("mcp");
         // The body filter reads bodies asynchronously, then dispatches again: the servlet must allow it.
         registration.setAsyncSupported(true);

@@ -188,6 +188,21 @@ class McpServerIT extends GatewayTestBase {
         assertThatThrownBy(client::initialize).hasStackTraceContaining("401");
     }
 
+    @Test
+    void shouldAnswerARequestItCannotReadWithTheApisErrorBodyNotAStackTrace() throws Exception {
+        for (String[] request : new String[][] {{"application/json", "garbage"}, {"application/json", "[{\"jsonrpc\": \"2.0\"}]"},
+                {"text/plain", "{}"}}) {
+            HttpResponse<String> answer = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://localhost:" + port + "/mcp"))
+                    .header("Authorization", "Bearer " + TOKEN).header("Content-Type", request[0])
+                    .header("Accept", "application/json, text/event-stream")
+                    .POST(HttpRequest.BodyPublishers.ofString(request[1])).build(), HttpResponse.BodyHandlers.ofString());
+
+            assertThat(answer.statusCode()).as(request[1]).isBetween(400, 499);
+            assertThat(answer.body()).as(request[1]).doesNotContain("stackTrace").doesNotContain("at io.modelcontextprotocol");
+            assertThat(Json.mapper().readTree(answer.body()).path("error").asString()).as(request[1]).isNotBlank();
+        }
+    }
+
     private McpSyncClient connect(String header, String value) {
         HttpClientStreamableHttpTransport transport = HttpClientStreamableHttpTransport.builder("http://localhost:" + port)
                 .endpoint("/mcp")
