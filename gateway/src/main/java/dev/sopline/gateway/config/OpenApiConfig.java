@@ -99,7 +99,7 @@ public class OpenApiConfig {
             if (other != null) {
                 describeOther(operation, other);
             }
-            if (ApiPaths.isProtected(path)) {
+            if (ApiPaths.isProtected(entry.getKey().name(), path)) {
                 operation.setSecurity(List.of(new SecurityRequirement().addList(TOKEN_SCHEME), new SecurityRequirement().addList(BEARER_SCHEME)));
                 RouteRoles.leastRoleFor(HttpMethod.valueOf(entry.getKey().name()), path).ifPresent(role -> {
                     operation.addExtension("x-required-role", role.wireName());
@@ -157,7 +157,7 @@ public class OpenApiConfig {
         Map<String, List<String>> codes = new TreeMap<>();
         add(codes, "400", "invalid_request");
         add(codes, "500", "internal");
-        if (ApiPaths.isProtected(path)) {
+        if (ApiPaths.isProtected(method.name(), path)) {
             add(codes, "401", "unauthorized");
             add(codes, "403", "forbidden");
             add(codes, "429", "rate_limited");

@@ -9,14 +9,21 @@ public final class ApiPaths {
 
     private ApiPaths() {}
 
+    /** The two routes that need no token: an inbound trigger (signed) and a webhook step's callback (the id is the credential). */
+    private static final java.util.regex.Pattern OPEN_ROUTES =
+            java.util.regex.Pattern.compile("/sop/triggers/[^/]+(/[^/]+)?|/sop/webhooks/[^/]+");
+
     /**
-     * {@code /sop/*}, {@code /workspace/*}, {@code /workspaces/*} and {@code /mcp} need a token, except inbound triggers (signed) and webhook callbacks (the
-     * id is the credential). Paths reach this only after the firewall refused {@code ;}, encoded slashes and dot
-     * segments, so the servlet path is the path the client meant.
+     * {@code /sop/*}, {@code /workspace/*}, {@code /workspaces/*} and {@code /mcp} need a token, except {@code POST}
+     * to an inbound trigger ({@code /sop/triggers/:process}, {@code /sop/triggers/:workspace/:process}, signed) and to
+     * a webhook step's callback ({@code /sop/webhooks/:id}, the id is the credential). Nothing else under those two
+     * prefixes is open: other methods and deeper paths would reach the routes of processes named {@code triggers} or
+     * {@code webhooks} without a token. Paths reach this only after the firewall refused {@code ;}, encoded slashes and
+     * dot segments, so the servlet path is the path the client meant.
      */
-    public static boolean isProtected(String path) {
+    public static boolean isProtected(String method, String path) {
         boolean api = path.equals("/sop") || path.startsWith("/sop/") || path.startsWith("/workspace/") || path.equals("/workspace")
                 || path.startsWith("/workspaces/") || path.equals("/workspaces") || path.equals(MCP);
-        return api && !path.startsWith("/sop/triggers/") && !path.startsWith("/sop/webhooks/");
+        return api && !("POST".equalsIgnoreCase(method) && OPEN_ROUTES.matcher(path).matches());
     }
 }

@@ -3,6 +3,7 @@ package dev.sopline.gateway.security;
 import dev.sopline.gateway.api.RequestScope;
 import dev.sopline.gateway.workspace.PlatformAdministrator;
 import jakarta.servlet.DispatcherType;
+import org.springframework.http.HttpMethod;
 import jakarta.servlet.http.HttpServletRequest;
 import java.util.function.Supplier;
 import org.springframework.context.annotation.Bean;
@@ -62,7 +63,7 @@ public class SecurityConfig {
                         .dispatcherTypeMatchers(DispatcherType.ASYNC, DispatcherType.ERROR, DispatcherType.FORWARD,
                                 DispatcherType.INCLUDE).permitAll()
                         // Signed triggers and one-shot callbacks carry their own credential.
-                        .requestMatchers("/sop/triggers/**", "/sop/webhooks/**").permitAll();
+                        .requestMatchers(HttpMethod.POST, "/sop/triggers/*", "/sop/triggers/*/*", "/sop/webhooks/*").permitAll();
                     RouteRoles.RULES.forEach(rule -> {
                         var route = routes.requestMatchers(rule.method(), rule.pattern());
                         if (rule.platformOnly()) {
@@ -80,7 +81,7 @@ public class SecurityConfig {
 
     private static AuthenticationFilter tokenFilter(TokenAuthenticationProvider provider, JsonSecurityErrors errors) {
         AuthenticationFilter filter = new AuthenticationFilter(new ProviderManager(provider), SecurityConfig::presentedToken);
-        filter.setRequestMatcher(request -> ApiPaths.isProtected(request.getServletPath()));
+        filter.setRequestMatcher(request -> ApiPaths.isProtected(request.getMethod(), request.getServletPath()));
         filter.setFailureHandler(errors);
         // Continue the chain (the default handler would redirect, as after a login form) with the token's scope.
         filter.setSuccessHandler((request, response, authentication) -> {

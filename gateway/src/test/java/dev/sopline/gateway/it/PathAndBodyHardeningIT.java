@@ -98,6 +98,20 @@ class PathAndBodyHardeningIT extends GatewayTestBase {
     }
 
     @Test
+    void shouldOpenOnlyTheTriggerAndCallbackRoutesToCallsWithoutAToken() {
+        SopApi anonymous = api().withToken(null);
+        String id = "01JZZZZZZZZZZZZZZZZZZZZZZZ";
+        // Under the open prefixes, what is not a trigger or a callback needs a token like any other route.
+        assertThat(anonymous.post("/sop/webhooks/" + id + "/steps/form1/submit", Map.of("outputs", Map.of())).status()).isEqualTo(401);
+        assertThat(anonymous.post("/sop/webhooks/" + id + "/cancel", Map.of()).status()).isEqualTo(401);
+        assertThat(anonymous.get("/sop/webhooks/" + id).status()).isEqualTo(401);
+        assertThat(anonymous.get("/sop/triggers/" + id + "/history").status()).isEqualTo(401);
+        // The routes themselves still need none.
+        assertThat(anonymous.post("/sop/webhooks/" + id, Map.of()).status()).isEqualTo(404);
+        assertThat(anonymous.post("/sop/triggers/no-such-process", Map.of()).status()).isEqualTo(404);
+    }
+
+    @Test
     void shouldAnswer413AsSoonAsAChunkedBodyPassesTheLimitWithoutWaitingForItsEnd() {
         try (RawHttp http = new RawHttp(port)) {
             http.head("POST /sop/review/start HTTP/1.1", "X-SOP-Token: " + TOKEN, "Content-Type: application/json",
