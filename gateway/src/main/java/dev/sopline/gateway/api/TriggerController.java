@@ -111,7 +111,9 @@ public class TriggerController {
         }
         // Providers redeliver: the process's delivery header, or an Idempotency-Key, makes a redelivery answer as the first.
         String deliveryId = auth.deliveryHeader() == null ? null : request.getHeader(auth.deliveryHeader());
-        String keyValue = request.getHeader(IdempotencyKeys.HEADER) != null ? request.getHeader(IdempotencyKeys.HEADER) : deliveryId;
+        // The delivery header first, where the process names one: an Idempotency-Key is not signed, and preferring it let
+        // anyone who replays a signed delivery add a fresh key and start another instance with it.
+        String keyValue = deliveryId != null ? deliveryId : request.getHeader(IdempotencyKeys.HEADER);
         Optional<IdempotencyKey> key = idempotency.of(keyValue, request, workspace, "trigger:" + process, raw);
         String instanceId = key.map(found -> commands.instanceIdOnPartitionOf(found.scope())).orElseGet(() -> UlidCreator.getMonotonicUlid().toString());
         StartInstance start = new StartInstance(InstanceController.newCommandId(), workspace, instanceId, process, inputs, payloadMap,

@@ -489,5 +489,10 @@ class GatewayApiIT extends GatewayTestBase {
         assertThat(first.status()).isEqualTo(201);
         assertThat(again.status()).isEqualTo(201);
         assertThat(again.json().path("id").asString()).isEqualTo(first.json().path("id").asString());
+        // A replay that adds an Idempotency-Key of its own (not signed) is still the same delivery.
+        Map<String, String> replayed = new java.util.HashMap<>(headers);
+        replayed.put("Idempotency-Key", "fresh-" + java.util.UUID.randomUUID());
+        SopApi.Response replay = anonymous.postRaw("/sop/triggers/onboarding", body, replayed);
+        assertThat(replay.json().path("id").asString()).isEqualTo(first.json().path("id").asString());
     }
 }
