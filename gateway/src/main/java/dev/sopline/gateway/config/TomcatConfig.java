@@ -13,13 +13,19 @@ import org.springframework.stereotype.Component;
  *       HTML valve (set on the host before it starts, so it is the valve the host installs);</li>
  *   <li>its socket timeout (time to send the request line and headers, the longest pause within a body, idle
  *       keep-alive) is the request read timeout plus a margin, so that a trickled body meets the gateway's own
- *       timeout first and gets its 408 answer rather than a dropped connection.</li>
+ *       timeout first and gets its 408 answer rather than a dropped connection;</li>
+ *   <li>it holds at most {@value #MAX_CONNECTIONS} connections open at once; further ones wait in the accept queue.
+ *       A connection whose request head arrives a line at a time costs about 57 KB of heap until it is whole, and
+ *       Tomcat's default of 8,192 such connections is more than the standalone's 512 MB heap: about 4,500 of them,
+ *       opened without a token from one address, filled it and stopped the platform. The bound keeps them to about
+ *       170 MB, with room for a workspace's 1,000 held reads and the event streams beside them.</li>
  * </ul>
  */
 @Component
 public class TomcatConfig implements WebServerFactoryCustomizer<TomcatServletWebServerFactory> {
 
     private static final long SOCKET_TIMEOUT_MARGIN_MILLIS = 5_000;
+    public static final int MAX_CONNECTIONS = 3_000;
 
     private final SopProperties properties;
 
@@ -35,6 +41,9 @@ public class TomcatConfig implements WebServerFactoryCustomizer<TomcatServletWeb
             }
         });
         long socketTimeout = properties.requestReadTimeout().toMillis() + SOCKET_TIMEOUT_MARGIN_MILLIS;
-        factory.addConnectorCustomizers(connector -> connector.setProperty("connectionTimeout", String.valueOf(socketTimeout)));
+        factory.addConnectorCustomizers(connector -> {
+            connector.setProperty("connectionTimeout", String.valueOf(socketTimeout));
+            connector.setProperty("maxConnections", String.valueOf(MAX_CONNECTIONS));
+        });
     }
 }

@@ -111,6 +111,17 @@ class PathAndBodyHardeningIT extends GatewayTestBase {
         assertThat(anonymous.post("/sop/triggers/no-such-process", Map.of()).status()).isEqualTo(404);
     }
 
+    @org.springframework.beans.factory.annotation.Autowired
+    org.springframework.boot.web.server.context.WebServerApplicationContext server;
+
+    @Test
+    void shouldHoldNoMoreConnectionsAtOnceThanTheHeapCanCarry() {
+        org.apache.catalina.connector.Connector connector =
+                ((org.springframework.boot.tomcat.TomcatWebServer) server.getWebServer()).getTomcat().getConnector();
+
+        assertThat(connector.getProperty("maxConnections")).isEqualTo(dev.sopline.gateway.config.TomcatConfig.MAX_CONNECTIONS);
+    }
+
     @Test
     void shouldAnswer413AsSoonAsAChunkedBodyPassesTheLimitWithoutWaitingForItsEnd() {
         try (RawHttp http = new RawHttp(port)) {
