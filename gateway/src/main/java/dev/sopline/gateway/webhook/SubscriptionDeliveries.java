@@ -33,13 +33,17 @@ final class SubscriptionDeliveries {
     static final int CAPACITY = 1000;
     static final int ATTEMPTS = 6;
     private static final Duration FIRST_BACKOFF = Duration.ofMillis(500);
+    private static final Duration SHARE_TAKEN_RETRY = Duration.ofMillis(100);
     private static final Logger LOG = LoggerFactory.getLogger(SubscriptionDeliveries.class);
 
     private final String subscriptionId;
     private final Function<String, Optional<WebhookSubscription>> subscriptions;
     private final DeliveryAttempt attempts;
     private final ScheduledExecutorService executor;
+    private final WorkspaceSendSlots slots;
     private final Runnable whenDeleted;
+    /** Deliveries dropped since the last warning: a receiver away for long drops thousands, and the log needs one line. */
+    private long droppedUnreported;
     private final Deque<Delivery> waiting = new ArrayDeque<>();
     /** True while a delivery of this subscription is being sent or waits for its next attempt. */
     private boolean sending;
@@ -50,11 +54,12 @@ final class SubscriptionDeliveries {
      * @param whenDeleted called once this subscription turns out to be deleted
      */
     SubscriptionDeliveries(String subscriptionId, Function<String, Optional<WebhookSubscription>> subscriptions, DeliveryAttempt attempts,
-                           ScheduledExecutorService executor, Runnable whenDeleted) {
+                           ScheduledExecutorService executor, WorkspaceSendSlots slots, Runnable whenDeleted) {
         this.subscriptionId = subscriptionId;
         this.subscriptions = subscriptions;
         this.attempts = attempts;
         this.executor = executor;
+        this.slots = slots;
         this.whenDeleted = whenDeleted;
     }
 
@@ -65,7 +70,10 @@ final class SubscriptionDeliveries {
         }
         if (waiting.size() == CAPACITY) {
             Delivery oldest = waiting.removeFirst();
-            LOG.warn("Webhook {} has {} deliveries waiting; dropped the oldest, {}", subscriptionId, CAPACITY, oldest.id());
+            if (droppedUnreported++ % CAPACITY == 0) {
+                LOG.warn("Webhook {} has {} deliveries waiting; dropping the oldest ones, {} first ({} dropped so far, one line per {})",
+                        subscriptionId, CAPACITY, oldest.id(), droppedUnreported, CAPACITY);
+            }
             oldest.finish();
         }
         waiting.addLast(delivery);
@@ -93,7 +101,18 @@ final class SubscriptionDeliveries {
             giveUpAll(delivery);
             return;
         }
-        DeliveryAttempt.Outcome outcome = make(subscription.get(), delivery, attempt);
+        String workspace = subscription.get().workspace();
+        if (!slots.tryTake(workspace)) {
+            // The workspace's share of the senders is taken: this thread goes to another workspace's turn meanwhile.
+            schedule(() -> attempt(delivery, attempt), SHARE_TAKEN_RETRY);
+            return;
+        }
+        DeliveryAttempt.Outcome outcome;
+        try {
+            outcome = make(subscription.get(), delivery, attempt);
+        } finally {
+            slots.give(workspace);
+        }
         if (outcome == DeliveryAttempt.Outcome.FAILED && attempt < ATTEMPTS) {
             Duration backoff = FIRST_BACKOFF.multipliedBy(1L << (attempt - 1));
             schedule(() -> attempt(delivery, attempt + 1), backoff);

@@ -11,17 +11,21 @@ import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
 /**
  * Every subscription's {@link SubscriptionDeliveries}, sent by one small pool of {@value #SENDERS} threads that also
  * fires the retries. The pool bounds how many HTTP requests are out at once across all subscriptions; as each
- * subscription has at most one out, and an attempt ends within {@link WebhookSender#ATTEMPT_TIMEOUT}, receivers that
- * hang hold up the others' turns by at most that long, and only when more of them hang than there are senders.
+ * subscription has at most one out, and one workspace's subscriptions at most {@value #SENDERS_PER_WORKSPACE} at
+ * once, receivers that hang in one workspace never hold up another's deliveries; within a workspace they hold up its
+ * other subscriptions' turns by at most {@link WebhookSender#ATTEMPT_TIMEOUT} each.
  */
 final class WebhookDeliveries implements AutoCloseable {
 
     static final int SENDERS = 8;
+    /** The senders one workspace's deliveries may hold at once ({@link WorkspaceSendSlots}). */
+    static final int SENDERS_PER_WORKSPACE = 2;
 
     private final Function<String, Optional<WebhookSubscription>> subscriptions;
     private final DeliveryAttempt attempts;
     private final ScheduledExecutorService executor;
     private final Map<String, SubscriptionDeliveries> bySubscription = new ConcurrentHashMap<>();
+    private final WorkspaceSendSlots slots = new WorkspaceSendSlots(SENDERS_PER_WORKSPACE);
 
     /** @param subscriptions the subscription of an id as it is now; empty once deleted */
     WebhookDeliveries(Function<String, Optional<WebhookSubscription>> subscriptions, DeliveryAttempt attempts) {
@@ -38,7 +42,7 @@ final class WebhookDeliveries implements AutoCloseable {
     }
 
     private SubscriptionDeliveries deliveriesOf(String subscriptionId) {
-        return new SubscriptionDeliveries(subscriptionId, subscriptions, attempts, executor, () -> bySubscription.remove(subscriptionId));
+        return new SubscriptionDeliveries(subscriptionId, subscriptions, attempts, executor, slots, () -> bySubscription.remove(subscriptionId));
     }
 
     /** Stops sending: what is out is abandoned, what waits is not sent. Unfinished deliveries were not committed. */

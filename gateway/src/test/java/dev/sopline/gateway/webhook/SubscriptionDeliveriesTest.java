@@ -143,7 +143,7 @@ class SubscriptionDeliveriesTest {
     }
 
     private SubscriptionDeliveries deliveries(Function<String, Optional<WebhookSubscription>> subscriptions, DeliveryAttempt attempt) {
-        return new SubscriptionDeliveries(SUBSCRIPTION.id(), subscriptions, attempt, executor, () -> {});
+        return new SubscriptionDeliveries(SUBSCRIPTION.id(), subscriptions, attempt, executor, new WorkspaceSendSlots(2), () -> {});
     }
 
     private static Function<String, Optional<WebhookSubscription>> subscribed() {
