@@ -1,5 +1,7 @@
 package dev.sopline.gateway.api;
 
+import java.util.function.Function;
+import dev.sopline.gateway.auth.TokenRegistry;
 import dev.sopline.engine.api.query.StateUnavailableException;
 import com.github.f4b6a3.ulid.UlidCreator;
 import dev.sopline.gateway.api.doc.ApiTags;
@@ -80,9 +82,11 @@ public class InstanceController {
 
     private final InstanceWaits waits;
     private final HeldResponses heldResponses;
+    private final TokenRegistry tokens;
 
     public InstanceController(EngineAccess engine, CommandBus commands, RequestScope scope, IdempotencyKeys idempotency,
-                              InstanceWaits waits, HeldResponses heldResponses) {
+                              InstanceWaits waits, HeldResponses heldResponses, TokenRegistry tokens) {
+        this.tokens = tokens;
         this.engine = engine;
         this.commands = commands;
         this.scope = scope;
@@ -183,10 +187,17 @@ public class InstanceController {
         String workspace = scope.workspace(request);
         String base = scope.baseUrl();
         Supplier<Answer<InstanceView>> read = () -> find(workspace, name, id);
+        String tokenId = scope.caller(request);
         DeferredResult<ResponseEntity<Map<String, Object>>> result =
                 new DeferredResult<>(waitFor.plus(InstanceWaits.GRACE).plusSeconds(5).toMillis());
+        // Answered later, the read shows the instance only while the token that asked is still usable: a token revoked
+        // or expired during the wait gets 401, as any request of it would by then.
+        Function<Answer<InstanceView>, ResponseEntity<Map<String, Object>>> respond = found -> tokenId == null || tokens.find(workspace, tokenId)
+                .filter(token -> token.isUsableAt(java.time.Instant.now())).isPresent()
+                ? instanceResponse(found, base)
+                : ResponseEntity.status(401).body(Map.of("error", ErrorCodes.UNAUTHORIZED, "message", "The token that asked was revoked or expired during the wait"));
         // The wait makes the first read itself, once registered; a read without a wait, or past the bounds, is made here.
-        if (waitFor.isZero() || !waits.await(workspace, id, waitFor, read, InstanceController::isSettled, found -> instanceResponse(found, base), result)) {
+        if (waitFor.isZero() || !waits.await(workspace, id, waitFor, read, InstanceController::isSettled, respond, result)) {
             result.setResult(instanceResponse(read.get(), base));
         }
         return result;

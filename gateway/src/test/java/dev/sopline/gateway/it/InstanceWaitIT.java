@@ -85,6 +85,25 @@ class InstanceWaitIT extends GatewayTestBase {
     }
 
     @Test
+    void shouldAnswerAHeldRead401WhenItsTokenIsRevokedDuringTheWait() throws Exception {
+        SopApi.Response created = api.post("/workspace/tokens", Map.of("name", "revoked-while-waiting", "role", "viewer"));
+        SopApi viewer = api.withToken(created.json().path("token").asString());
+        String id = api.start("machine-only", Map.of()).json().path("id").asString();
+        CompletableFuture<SopApi.Response> held = CompletableFuture.supplyAsync(() -> viewer.get("/sop/machine-only/" + id + "?wait=20"));
+        Thread.sleep(700);
+        assertThat(held).as("held").isNotDone();
+
+        assertThat(api.delete("/workspace/tokens/" + created.json().path("id").asString()).status()).isEqualTo(204);
+        Thread.sleep(300);
+        api.submit("machine-only", id, "compute", Map.of("total", "3"));
+
+        SopApi.Response answer = held.get(15, TimeUnit.SECONDS);
+        assertThat(answer.status()).isEqualTo(401);
+        assertThat(answer.json().path("error").asString()).isEqualTo("unauthorized");
+        assertThat(answer.body()).doesNotContain("\"outputs\"");
+    }
+
+    @Test
     void shouldTimeAHeldReadInTheRequestMetricsOnceItIsAnswered() throws Exception {
         String id = api.start("machine-only", Map.of()).json().path("id").asString();
         long before = heldReadsTimed();
