@@ -7,6 +7,7 @@ import dev.sopline.schemas.event.StateChangeEvents;
 import dev.sopline.schemas.topic.Topics;
 import io.cloudevents.CloudEvent;
 import dev.sopline.gateway.web.ApiException;
+import dev.sopline.gateway.webhook.WorkspaceSendSlots;
 import dev.sopline.schemas.command.ErrorCodes;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -55,6 +56,10 @@ public class EventStream implements StopsConcurrently {
 
     private static final Logger LOG = LoggerFactory.getLogger(EventStream.class);
     private static final int SENDERS = 32;
+    /** The senders one workspace's streams may hold at once ({@link WorkspaceSendSlots}). */
+    static final int SENDERS_PER_WORKSPACE = 8;
+    private static final Duration SHARE_TAKEN_RETRY = Duration.ofMillis(50);
+    private final WorkspaceSendSlots shares = new WorkspaceSendSlots(SENDERS_PER_WORKSPACE);
     /**
      * Streams open at once on one replica: per token, per workspace, in all. Each open stream holds its connection,
      * its queue and the container's buffers; without a bound one token opening streams and never closing them filled
@@ -90,7 +95,8 @@ public class EventStream implements StopsConcurrently {
      */
     public SseEmitter subscribe(String workspace, String instanceId, String tokenId, Duration timeout) {
         SseEmitter emitter = new SseEmitter(timeout.toMillis());
-        StreamSubscriber subscriber = new StreamSubscriber(workspace, instanceId, Objects.requireNonNull(tokenId), emitter, senders);
+        StreamSubscriber subscriber = new StreamSubscriber(workspace, instanceId, Objects.requireNonNull(tokenId), emitter, senders, shares,
+                this::later);
         admit(subscriber);
         emitter.onCompletion(() -> forget(subscriber));
         emitter.onError(error -> forget(subscriber));
@@ -191,6 +197,19 @@ public class EventStream implements StopsConcurrently {
         subscribers.remove(subscriber);
         subscriber.close();
         LOG.info("Closed an event stream of workspace '{}': {}", subscriber.workspace(), reason);
+    }
+
+    private void later(Runnable task) {
+        ScheduledExecutorService scheduler = watchdog;
+        try {
+            if (scheduler != null) {
+                scheduler.schedule(task, SHARE_TAKEN_RETRY.toMillis(), TimeUnit.MILLISECONDS);
+                return;
+            }
+        } catch (java.util.concurrent.RejectedExecutionException stopping) {
+            return;
+        }
+        task.run();
     }
 
     private void forget(StreamSubscriber subscriber) {

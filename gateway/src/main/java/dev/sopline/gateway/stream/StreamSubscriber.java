@@ -5,7 +5,9 @@ import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
+import dev.sopline.gateway.webhook.WorkspaceSendSlots;
 import java.util.concurrent.Executor;
+import java.util.function.Consumer;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.springframework.http.MediaType;
@@ -31,6 +33,8 @@ final class StreamSubscriber {
     private final String tokenId;
     private final SseEmitter emitter;
     private final Executor senders;
+    private final WorkspaceSendSlots shares;
+    private final Consumer<Runnable> later;
     private final BlockingQueue<Event> queue = new ArrayBlockingQueue<>(QUEUE_CAPACITY);
     private final AtomicBoolean draining = new AtomicBoolean();
     private final AtomicBoolean ended = new AtomicBoolean();
@@ -38,12 +42,19 @@ final class StreamSubscriber {
     private volatile boolean sending;
     private volatile long sendStartedNanos;
 
-    StreamSubscriber(String workspace, String instanceId, String tokenId, SseEmitter emitter, Executor senders) {
+    /**
+     * @param shares how many senders one workspace's streams may hold at once
+     * @param later runs a task a little later, on no sender: a drain whose workspace's share is taken waits there
+     */
+    StreamSubscriber(String workspace, String instanceId, String tokenId, SseEmitter emitter, Executor senders,
+                     WorkspaceSendSlots shares, Consumer<Runnable> later) {
         this.workspace = workspace;
         this.instanceId = instanceId;
         this.tokenId = tokenId;
         this.emitter = emitter;
         this.senders = senders;
+        this.shares = shares;
+        this.later = later;
     }
 
     String workspace() {
@@ -107,6 +118,21 @@ final class StreamSubscriber {
     }
 
     private void drain() {
+        if (!shares.tryTake(workspace)) {
+            // Its workspace's streams hold their share of the senders (clients that stopped reading block a sender
+            // until the container's write timeout): this one waits on no thread and tries again.
+            draining.set(false);
+            later.accept(this::drainSoon);
+            return;
+        }
+        try {
+            drainHoldingShare();
+        } finally {
+            shares.give(workspace);
+        }
+    }
+
+    private void drainHoldingShare() {
         do {
             Event event;
             while (!closed && (event = queue.poll()) != null) {

@@ -5,21 +5,23 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * How many of the shared senders one workspace's deliveries may hold at once. An attempt holds a sender until its
- * receiver answers or {@link WebhookSender#ATTEMPT_TIMEOUT} passes; without a share, one workspace with a few dozen
- * subscriptions to receivers that hang held every sender, and every other workspace's deliveries waited behind them.
+ * How many of a shared pool's sender threads one workspace may hold at once. A send to a peer that does not read or
+ * answer holds its thread until a timeout: a webhook attempt until its receiver answers or
+ * {@link WebhookSender#ATTEMPT_TIMEOUT} passes, an event stream's write until the servlet container gives up on it.
+ * Without a share, one workspace with a few dozen such peers held every sender, and every other workspace's deliveries
+ * and streams waited behind them.
  */
-final class WorkspaceSendSlots {
+public final class WorkspaceSendSlots {
 
     private final int perWorkspace;
     private final Map<String, AtomicInteger> taken = new ConcurrentHashMap<>();
 
-    WorkspaceSendSlots(int perWorkspace) {
+    public WorkspaceSendSlots(int perWorkspace) {
         this.perWorkspace = perWorkspace;
     }
 
     /** Takes a slot of the workspace, or returns false when its share is in use. */
-    boolean tryTake(String workspace) {
+    public boolean tryTake(String workspace) {
         AtomicInteger count = taken.computeIfAbsent(workspace, ignored -> new AtomicInteger());
         while (true) {
             int now = count.get();
@@ -32,7 +34,7 @@ final class WorkspaceSendSlots {
         }
     }
 
-    void give(String workspace) {
+    public void give(String workspace) {
         taken.get(workspace).decrementAndGet();
     }
 }

@@ -17,13 +17,16 @@ import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
 /** One stream's queue and sending: a client that stops reading holds up only its own stream, and closing never waits. */
 class StreamSubscriberTest {
 
-    private final ExecutorService senders = Executors.newFixedThreadPool(2);
+    private final ExecutorService senders = Executors.newFixedThreadPool(3);
+    private final dev.sopline.gateway.webhook.WorkspaceSendSlots shares = new dev.sopline.gateway.webhook.WorkspaceSendSlots(2);
+    private final java.util.concurrent.ScheduledExecutorService later = Executors.newSingleThreadScheduledExecutor();
     private final CountDownLatch clientReads = new CountDownLatch(1);
 
     @AfterEach
     void release() {
         clientReads.countDown();
         senders.shutdownNow();
+        later.shutdownNow();
     }
 
     @Test
@@ -42,6 +45,25 @@ class StreamSubscriberTest {
         await().atMost(Duration.ofSeconds(5)).until(() -> stuck.sending);
         assertThat(stuckStream.isStalled(System.nanoTime() + Duration.ofSeconds(6).toNanos(), Duration.ofSeconds(5))).isTrue();
         assertThat(readingStream.isStalled(System.nanoTime() + Duration.ofSeconds(6).toNanos(), Duration.ofSeconds(5))).isFalse();
+    }
+
+    @Test
+    void shouldKeepSendingToAnotherWorkspaceWhileOneWorkspacesStuckClientsHoldItsShareOfTheSenders() {
+        // Three senders, two per workspace: three stuck clients of one workspace hold two senders, never the third.
+        List<Emitter> stuck = List.of(new Emitter(clientReads), new Emitter(clientReads), new Emitter(clientReads));
+        for (Emitter emitter : stuck) {
+            stream("flooding", null, emitter).offer(new StreamSubscriber.Event("e", "{}"));
+        }
+        await().atMost(Duration.ofSeconds(5)).until(() -> stuck.stream().anyMatch(emitter -> emitter.sending));
+        Emitter other = new Emitter(null);
+        StreamSubscriber otherStream = stream("other", null, other);
+
+        for (int i = 0; i < 10; i++) {
+            otherStream.offer(new StreamSubscriber.Event("o" + i, "{}"));
+        }
+
+        await().atMost(Duration.ofSeconds(5)).until(() -> other.sent.size() == 10);
+        assertThat(stuck.stream().filter(emitter -> emitter.sending).count()).isEqualTo(2);
     }
 
     @Test
@@ -88,18 +110,23 @@ class StreamSubscriberTest {
 
     @Test
     void shouldMatchEventsOfItsWorkspaceAndInstanceOnlyNullSafely() {
-        StreamSubscriber workspaceStream = new StreamSubscriber("acme", null, "tok_1", new Emitter(null), senders);
-        StreamSubscriber instanceStream = new StreamSubscriber("acme", "i-1", "tok_1", new Emitter(null), senders);
+        StreamSubscriber workspaceStream = stream("acme", null, new Emitter(null));
+        StreamSubscriber instanceStream = stream("acme", "i-1", new Emitter(null));
 
         assertThat(workspaceStream.wants("acme", "i-2")).isTrue();
         assertThat(workspaceStream.wants(null, "i-2")).isFalse();
         assertThat(instanceStream.wants("acme", "i-1")).isTrue();
         assertThat(instanceStream.wants("acme", null)).isFalse();
-        assertThat(new StreamSubscriber(null, null, "tok_1", new Emitter(null), senders).wants(null, "i-1")).isFalse();
+        assertThat(stream(null, null, new Emitter(null)).wants(null, "i-1")).isFalse();
     }
 
     private StreamSubscriber subscriber(Emitter emitter) {
-        return new StreamSubscriber("acme", null, "tok_1", emitter, senders);
+        return stream("acme", null, emitter);
+    }
+
+    private StreamSubscriber stream(String workspace, String instanceId, Emitter emitter) {
+        return new StreamSubscriber(workspace, instanceId, "tok_1", emitter, senders, shares,
+                task -> later.schedule(task, 20, java.util.concurrent.TimeUnit.MILLISECONDS));
     }
 
     /** Records what is sent; with a latch, each send blocks until it opens, like a client that stopped reading. */
