@@ -199,17 +199,17 @@ public class EventStream implements StopsConcurrently {
         LOG.info("Closed an event stream of workspace '{}': {}", subscriber.workspace(), reason);
     }
 
+    /** Runs the task a little later on the watchdog's thread; once streams are stopping, not at all. */
     private void later(Runnable task) {
         ScheduledExecutorService scheduler = watchdog;
-        try {
-            if (scheduler != null) {
-                scheduler.schedule(task, SHARE_TAKEN_RETRY.toMillis(), TimeUnit.MILLISECONDS);
-                return;
-            }
-        } catch (java.util.concurrent.RejectedExecutionException stopping) {
+        if (scheduler == null) {
             return;
         }
-        task.run();
+        try {
+            scheduler.schedule(task, SHARE_TAKEN_RETRY.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (java.util.concurrent.RejectedExecutionException stopping) {
+            LOG.debug("Event streams are stopping; a waiting send is dropped");
+        }
     }
 
     private void forget(StreamSubscriber subscriber) {

@@ -22,7 +22,7 @@ public final class WorkspaceSendSlots {
 
     /** Takes a slot of the workspace, or returns false when its share is in use. */
     public boolean tryTake(String workspace) {
-        AtomicInteger count = taken.computeIfAbsent(workspace, ignored -> new AtomicInteger());
+        AtomicInteger count = taken.computeIfAbsent(String.valueOf(workspace), ignored -> new AtomicInteger());
         while (true) {
             int now = count.get();
             if (now >= perWorkspace) {
@@ -35,6 +35,6 @@ public final class WorkspaceSendSlots {
     }
 
     public void give(String workspace) {
-        taken.get(workspace).decrementAndGet();
+        taken.get(String.valueOf(workspace)).decrementAndGet();
     }
 }
