@@ -182,7 +182,7 @@ public final class CommandProcessor implements Processor<String, Command, String
         }
         if (command instanceof ReportStepResult report && report.result().bounded() != report.result()) {
             // Its sender's texts, kept outside the instance's budget, are bounded before anything keeps them.
-            command = new ReportStepResult(report.result().bounded());
+            command = new ReportStepResult(report.result().bounded(), report.tokenChecked());
         }
         Instant now = Instant.ofEpochMilli(record.timestamp());
         ensureIndexed();

@@ -58,8 +58,12 @@ public final class ResultRelay implements AutoCloseable {
             @Override
             public void process(Record<String, StepResult> record) {
                 if (record.value() != null) {
-                    ReportStepResult command = new ReportStepResult(record.value());
-                    context().forward(record.withKey(command.key()).withValue(encoded(record.value())));
+                    // Bounded as the engine will bound it, so that texts the budget does not count never make the copy too large.
+                    StepResult result = record.value().bounded();
+                    byte[] copy = encoded(result);
+                    if (copy != null) {
+                        context().forward(record.withKey(new ReportStepResult(result).key()).withValue(copy));
+                    }
                 }
             }
         }, SOURCE);
@@ -74,7 +78,8 @@ public final class ResultRelay implements AutoCloseable {
      * and 11 in Smile). Such a copy would be refused by the broker every time, and the relay would stop on it and hold
      * every result behind it. It is carried instead as that attempt's failure, {@code payload_too_large}, which the
      * step's retry policy handles, as the engine does with a result over the instance's budget and the SDK with one
-     * over a record. A result that cannot be encoded at all fails its attempt with {@code invalid_payload}.
+     * over a record. A result that cannot be encoded at all fails its attempt with {@code invalid_payload}. Null when
+     * even the failure would be too large: its names are, and no step of the engine's has such names.
      */
     static byte[] encoded(StepResult result) {
         byte[] copy;
@@ -91,8 +96,14 @@ public final class ResultRelay implements AutoCloseable {
         }
         LOG.warn("The result of {} {} attempt {} is {} bytes as the engine's record, more than one record may hold; reporting the attempt failed",
                 result.instanceId(), result.stepId(), result.attempt(), copy.length);
-        return RecordSerde.write(new ReportStepResult(failed(result, ErrorCodes.PAYLOAD_TOO_LARGE,
+        byte[] failure = RecordSerde.write(new ReportStepResult(failed(result, ErrorCodes.PAYLOAD_TOO_LARGE,
                 "The step's result is %d bytes as the engine's record, more than one Kafka record may hold".formatted(copy.length))));
+        if (failure.length > RecordSerde.MAX_RECORD_BYTES) {
+            // What names the step is itself that large: no step has such a name, and the engine would ignore it.
+            LOG.warn("Dropping a result whose workspace, instance or step name alone is too large for a record");
+            return null;
+        }
+        return failure;
     }
 
     private static StepResult failed(StepResult result, String code, String message) {

@@ -91,6 +91,23 @@ class ResultRelayTest {
         assertThat(commands.isEmpty()).isTrue();
     }
 
+    @Test
+    void shouldBoundTheSendersTextsBeforeCopyingAndDropWhatNoStepCouldBe() {
+        String huge = "x".repeat(1_100_000);
+        results.pipeInput("01JA", new StepResult("default", "01JA", "charge", 1, Map.of("receipt", "r"), null, null, huge, PUBLISHED)
+                .withResultKey(huge), PUBLISHED);
+        results.pipeInput("01JA", new StepResult("default", "01JA", huge, 1, Map.of("receipt", "r"), null, null, "worker-1", PUBLISHED),
+                PUBLISHED);
+
+        List<Command> relayed = commands.readValuesToList();
+        assertThat(relayed).singleElement().satisfies(command -> {
+            StepResult copied = ((ReportStepResult) command).result();
+            assertThat(copied.outputs()).containsEntry("receipt", "r");
+            assertThat(copied.worker()).hasSize(StepResult.MAX_WORKER_CHARS + 1);
+            assertThat(copied.resultKey()).hasSize(StepResult.MAX_KEY_CHARS + 1);
+        });
+    }
+
     private static Properties properties() {
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "relay-test");

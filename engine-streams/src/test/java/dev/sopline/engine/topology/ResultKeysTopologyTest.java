@@ -84,4 +84,13 @@ class ResultKeysTopologyTest {
         engine.result(result(required, required.resultKey()));
         assertThat(engine.instance(ID).step("charge").orElseThrow().state()).isEqualTo(StepState.COMPLETED);
     }
+
+    @Test
+    void shouldTakeWithoutAKeyWhatTheGatewayWroteForATokenItChecked() {
+        StepReady ready = started(true);
+
+        engine.publish(new dev.sopline.schemas.command.ReportStepResult(result(ready, null), true));
+
+        assertThat(engine.instance(ID).step("charge").orElseThrow().state()).isEqualTo(StepState.COMPLETED);
+    }
 }

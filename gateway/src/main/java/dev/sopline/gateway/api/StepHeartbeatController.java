@@ -74,7 +74,8 @@ public class StepHeartbeatController {
                             step.state().wireName()));
         }
         int attempt = attempt(body, step.attempt());
-        commands.publish(new ReportStepResult(StepResult.heartbeat(workspace, id, stepId, attempt, "http:" + scope.caller(request), Instant.now())));
+        // The token is checked here: the heartbeat needs no result key (SOP_RESULT_KEYS=required).
+        commands.publish(new ReportStepResult(StepResult.heartbeat(workspace, id, stepId, attempt, "http:" + scope.caller(request), Instant.now()), true));
         Map<String, Object> accepted = new LinkedHashMap<>();
         accepted.put("instance_id", id);
         accepted.put("step_id", stepId);

@@ -64,9 +64,11 @@ public record StepResult(
 
     /** The longest worker name kept. */
     public static final int MAX_WORKER_CHARS = 256;
+    /** The longest result key kept: an engine's are 26 characters, and a longer one is wrong whatever it holds. */
+    public static final int MAX_KEY_CHARS = 64;
 
     /**
-     * This result with the texts its sender chose cut to their bounds: the worker's name, the error
+     * This result with the texts its sender chose cut to their bounds: the worker's name, the result key, the error
      * ({@link StepError#bounded()}) and the judgment's decision ({@link JudgmentDecision#bounded()}). The engine keeps
      * them on the step, in its history and in its events, outside the instance's data budget. The outputs are not
      * touched: the budget counts them.
@@ -75,8 +77,9 @@ public record StepResult(
         String boundedWorker = Texts.cut(worker, MAX_WORKER_CHARS);
         StepError boundedError = error == null ? null : error.bounded();
         JudgmentDecision boundedDecision = decision == null ? null : decision.bounded();
-        return boundedWorker == worker && boundedError == error && boundedDecision == decision ? this
+        String boundedKey = Texts.cut(resultKey, MAX_KEY_CHARS);
+        return boundedWorker == worker && boundedError == error && boundedDecision == decision && boundedKey == resultKey ? this
                 : new StepResult(workspace, instanceId, stepId, attempt, outputs, boundedError, boundedDecision, boundedWorker, reportedAt, heartbeat,
-                        resultKey);
+                        boundedKey);
     }
 }
