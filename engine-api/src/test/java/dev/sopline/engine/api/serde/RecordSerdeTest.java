@@ -25,4 +25,29 @@ class RecordSerdeTest {
         Map<String, Object> read = RecordSerde.read("{\"kept\":\"ok\"}".getBytes(java.nio.charset.StandardCharsets.UTF_8), Map.class);
         assertThat(read).containsEntry("kept", "ok");
     }
+
+    @Test
+    void shouldWriteTheBytesJustMeasuredForTheSameValueWithoutEncodingItAgain() {
+        Counted value = new Counted("ok");
+        RecordSerde<Counted> serde = new RecordSerde<>(Counted.class);
+
+        int size = RecordSerde.encodedSize(value);
+        byte[] written = serde.serializer().serialize("topic", value);
+
+        assertThat(written).hasSize(size);
+        assertThat(Counted.ENCODED.get()).as("encoded once for the measure and the write").isEqualTo(1);
+        serde.serializer().serialize("topic", value);
+        assertThat(Counted.ENCODED.get()).as("the measure's bytes are handed over once").isEqualTo(2);
+    }
+
+    /** Counts how often it is encoded: Jackson reads the component through its accessor each time. */
+    record Counted(String kept) {
+        static final java.util.concurrent.atomic.AtomicInteger ENCODED = new java.util.concurrent.atomic.AtomicInteger();
+
+        @Override
+        public String kept() {
+            ENCODED.incrementAndGet();
+            return kept;
+        }
+    }
 }
