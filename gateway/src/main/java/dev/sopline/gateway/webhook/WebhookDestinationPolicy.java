@@ -17,9 +17,11 @@ import org.springframework.stereotype.Component;
  * A host name is resolved and <em>every</em> address it has is checked, since the HTTP client may connect to any of
  * them. {@code SOP_WEBHOOK_ALLOW_PRIVATE=true} turns the check off, for development and tests.
  *
- * <p>IPv4 addresses written as IPv6 ({@code ::ffff:127.0.0.1}, and the old compatible form {@code ::127.0.0.1}) are
- * checked as the IPv4 address they hold. Not handled: translation prefixes that embed an IPv4 address (NAT64
- * {@code 64:ff9b::/96}, 6to4 {@code 2002::/16}); a network that routes them must filter them itself.
+ * <p>IPv6 addresses that carry an IPv4 address are checked as the IPv4 address they hold: the mapped
+ * ({@code ::ffff:127.0.0.1}) and old compatible ({@code ::127.0.0.1}) forms, NAT64's well-known prefix
+ * ({@code 64:ff9b::/96}, last four bytes) and 6to4 ({@code 2002::/16}, bytes 2 to 5). NAT64 prefixes of a network's
+ * own ({@code 64:ff9b:1::/48}) embed the address where the network chooses, and Teredo ({@code 2001::/32}) hides it,
+ * so both are refused whole.
  */
 @Component
 public class WebhookDestinationPolicy {
@@ -43,7 +45,13 @@ public class WebhookDestinationPolicy {
             AddressRange.of("0.0.0.0/8", "unspecified"),
             AddressRange.of("::/128", "unspecified"),
             AddressRange.of("224.0.0.0/4", "multicast"),
-            AddressRange.of("ff00::/8", "multicast"));
+            AddressRange.of("ff00::/8", "multicast"),
+            AddressRange.of("240.0.0.0/4", "reserved"), // with 255.255.255.255, the local network's broadcast
+            AddressRange.of("64:ff9b:1::/48", "private"),
+            AddressRange.of("2001::/32", "a tunnel"));
+
+    private static final AddressRange NAT64_WELL_KNOWN = AddressRange.of("64:ff9b::/96", "NAT64");
+    private static final AddressRange SIX_TO_FOUR = AddressRange.of("2002::/16", "6to4");
 
     private final boolean allowPrivate;
     private final Resolver resolver;
@@ -72,31 +80,43 @@ public class WebhookDestinationPolicy {
         for (InetAddress address : resolver.resolve(host)) {
             Optional<AddressRange> range = forbiddenRangeOf(address);
             if (range.isPresent()) {
-                throw new ForbiddenDestinationException("Expected the webhook host '%s' to have only public addresses, but %s is %s"
-                        .formatted(host, address.getHostAddress(), range.get().kind()));
+                throw forbidden(host, address.getHostAddress(), range.get());
+            }
+            Optional<InetAddress> carried = address instanceof Inet6Address ? embeddedIpv4(address) : Optional.empty();
+            Optional<AddressRange> carriedRange = carried.flatMap(WebhookDestinationPolicy::forbiddenRangeOf);
+            if (carriedRange.isPresent()) {
+                throw forbidden(host, address.getHostAddress() + ", which carries " + carried.get().getHostAddress() + ",", carriedRange.get());
             }
         }
     }
 
-    private static Optional<AddressRange> forbiddenRangeOf(InetAddress address) {
-        Optional<AddressRange> range = FORBIDDEN.stream().filter(forbidden -> forbidden.contains(address)).findFirst();
-        if (range.isEmpty() && address instanceof Inet6Address) {
-            return embeddedIpv4(address).flatMap(WebhookDestinationPolicy::forbiddenRangeOf);
-        }
-        return range;
+    private static ForbiddenDestinationException forbidden(String host, String address, AddressRange range) {
+        return new ForbiddenDestinationException("Expected the webhook host '%s' to have only public addresses, but %s is %s"
+                .formatted(host, address, range.kind()));
     }
 
-    /** The IPv4 address in an IPv4-mapped ({@code ::ffff:a.b.c.d}) or IPv4-compatible ({@code ::a.b.c.d}) one. */
+    private static Optional<AddressRange> forbiddenRangeOf(InetAddress address) {
+        return FORBIDDEN.stream().filter(forbidden -> forbidden.contains(address)).findFirst();
+    }
+
+    /** The IPv4 address an IPv6 one carries, if it is of a form that carries one. */
     private static Optional<InetAddress> embeddedIpv4(InetAddress address) {
         byte[] bytes = address.getAddress();
         boolean zeroPrefix = Arrays.equals(bytes, 0, 10, new byte[10], 0, 10);
         boolean mapped = zeroPrefix && bytes[10] == (byte) 0xff && bytes[11] == (byte) 0xff;
         boolean compatible = zeroPrefix && bytes[10] == 0 && bytes[11] == 0;
-        if (!mapped && !compatible) {
-            return Optional.empty();
+        if (mapped || compatible || NAT64_WELL_KNOWN.contains(address)) {
+            return Optional.of(ipv4(bytes, 12));
         }
+        if (SIX_TO_FOUR.contains(address)) {
+            return Optional.of(ipv4(bytes, 2));
+        }
+        return Optional.empty();
+    }
+
+    private static InetAddress ipv4(byte[] bytes, int from) {
         try {
-            return Optional.of(InetAddress.getByAddress(Arrays.copyOfRange(bytes, 12, 16)));
+            return InetAddress.getByAddress(Arrays.copyOfRange(bytes, from, from + 4));
         } catch (UnknownHostException e) {
             throw new IllegalStateException("Four bytes are always an IPv4 address", e);
         }

@@ -25,7 +25,9 @@ class WebhookDestinationPolicyTest {
     @ValueSource(strings = {"127.0.0.1", "127.8.9.10", "[::1]", "10.0.0.1", "10.255.255.255", "172.16.0.1", "172.31.255.254",
             "192.168.1.1", "100.64.0.1", "100.127.255.254", "[fc00::1]", "[fd12:3456::1]", "169.254.169.254", "169.254.0.1",
             "[fe80::1]", "[febf::1]", "0.0.0.0", "[::]", "224.0.0.1", "239.255.255.250", "[ff02::1]",
-            "[::ffff:127.0.0.1]", "[::ffff:10.0.0.1]", "[::ffff:169.254.169.254]", "[::ffff:0.0.0.0]", "localhost", "sneaky.example.com"})
+            "[::ffff:127.0.0.1]", "[::ffff:10.0.0.1]", "[::ffff:169.254.169.254]", "[::ffff:0.0.0.0]", "localhost", "sneaky.example.com",
+            "255.255.255.255", "240.0.0.1", "[64:ff9b::7f00:1]", "[64:ff9b::a9fe:a9fe]", "[2002:7f00:1::1]", "[2002:a00:1:5::9]",
+            "[64:ff9b:1::5db8:d822]", "[2001:0:4136:e378:8000:63bf:3fff:fdd2]"})
     void shouldRefuseHostsWithANonPublicAddress(String host) {
         assertThatThrownBy(() -> policy.check(URI.create("https://" + host + "/hook")))
                 .isInstanceOf(ForbiddenDestinationException.class)
@@ -34,7 +36,8 @@ class WebhookDestinationPolicyTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"93.184.216.34", "[2606:2800:220:1::1]", "hooks.example.com", "172.32.0.1", "172.15.255.255", "100.128.0.1",
-            "192.169.0.1", "11.0.0.1", "[fe00::1]", "[2001:db8::ffff:127.0.0.1]"})
+            "192.169.0.1", "11.0.0.1", "[fe00::1]", "[2001:db8::ffff:127.0.0.1]", "223.255.255.254", "[64:ff9b::5db8:d822]",
+            "[2002:5db8:d822::1]"})
     void shouldAllowHostsWithOnlyPublicAddresses(String host) {
         assertThatCode(() -> policy.check(URI.create("https://" + host + "/hook"))).doesNotThrowAnyException();
     }
@@ -43,6 +46,14 @@ class WebhookDestinationPolicyTest {
     void shouldNameTheForbiddenAddressAndItsKind() {
         assertThatThrownBy(() -> policy.check(URI.create("https://sneaky.example.com/hook")))
                 .hasMessage("Expected the webhook host 'sneaky.example.com' to have only public addresses, but 10.1.2.3 is private");
+    }
+
+    @Test
+    void shouldNameTheIpv4AddressATranslationPrefixCarries() {
+        assertThatThrownBy(() -> policy.check(URI.create("https://[64:ff9b::a9fe:a9fe]/hook")))
+                .hasMessageEndingWith("but 64:ff9b:0:0:0:0:a9fe:a9fe, which carries 169.254.169.254, is link-local");
+        assertThatThrownBy(() -> policy.check(URI.create("https://[2002:a00:1::]/hook")))
+                .hasMessageEndingWith("but 2002:a00:1:0:0:0:0:0, which carries 10.0.0.1, is private");
     }
 
     @Test
