@@ -144,7 +144,8 @@ public class InstanceController {
         InstanceState stateFilter = state == null ? null : InstanceState.fromWireName(state).orElseThrow(() ->
                 new ApiException(400, "invalid_parameter", "Expected state to be one of pending, running, waiting, completed, failed, cancelled"));
         int pageSize = Pagination.limit(limit);
-        Page<InstanceView> page = engine.queries().instances(scope.workspace(request), new InstanceFilter(process, stateFilter), cursor, pageSize);
+        Page<InstanceView> page = engine.queries().instances(scope.workspace(request), new InstanceFilter(process, stateFilter),
+                Pagination.cursor(cursor, Pagination.INSTANCE_CURSOR), pageSize);
         var answer = Pagination.respond(page.items().stream().map(ApiViews::summary).toList(), page.nextCursor(), request);
         // Some partitions were read from a standby copy while their owner was unreachable: the page may be a little behind.
         return page.stale() ? ResponseEntity.ok().headers(answer.getHeaders()).header(Answer.STALE_HEADER, "true").body(answer.getBody()) : answer;
@@ -262,10 +263,7 @@ public class InstanceController {
                                                              HttpServletRequest request) {
         find(name, id, request);
         int pageSize = Pagination.limit(limit);
-        if (cursor != null && !cursor.isEmpty() && !cursor.matches("[0-9]{1,18}")) {
-            throw new ApiException(400, "invalid_parameter", "Expected cursor to be the one in the previous page's Link header");
-        }
-        Page<HistoryEntry> page = engine.queries().history(scope.workspace(request), id, cursor, pageSize);
+        Page<HistoryEntry> page = engine.queries().history(scope.workspace(request), id, Pagination.cursor(cursor, Pagination.HISTORY_CURSOR), pageSize);
         return Pagination.respond(page.items().stream().map(HistoryViews::entry).toList(), page.nextCursor(), request);
     }
 

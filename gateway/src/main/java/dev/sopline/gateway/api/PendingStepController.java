@@ -69,7 +69,7 @@ public class PendingStepController {
         Assignee who = assignee == null ? null : Arrays.stream(Assignee.values()).filter(a -> a.wireName().equals(assignee)).findFirst()
                 .orElseThrow(() -> new ApiException(400, "invalid_parameter", "Expected assignee to be one of agent, human, worker, third_party"));
         Page<PendingStep> page = engine.queries().pendingSteps(scope.workspace(request), new PendingFilter(stepType, process, run, who),
-                cursor, Pagination.limit(limit));
+                Pagination.cursor(cursor, Pagination.PENDING_CURSOR), Pagination.limit(limit));
         String base = scope.baseUrl();
         var answer = Pagination.respond(page.items().stream().map(step -> ApiViews.pending(step, base)).toList(), page.nextCursor(), request);
         // Some partitions were read from a standby copy while their owner was unreachable: the page may be a little behind.

@@ -32,6 +32,7 @@ import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 import tools.jackson.databind.JsonNode;
 
@@ -44,6 +45,13 @@ import tools.jackson.databind.JsonNode;
 public class TokenController {
 
     private static final int MAX_NAME_LENGTH = 200;
+    /**
+     * Active tokens of one workspace; revoked and expired ones do not count. Every replica holds every token in
+     * memory, so a script that makes tokens in a loop is stopped here rather than by the heap.
+     */
+    static final int MAX_ACTIVE_PER_WORKSPACE = 1000;
+    /** Token ids: {@code tok_} and a ULID, or a bootstrap token's 20 hex digits. */
+    private static final java.util.regex.Pattern ID = java.util.regex.Pattern.compile("tok_[0-9a-z]{20,26}");
 
     private final TokenRegistry tokens;
     private final TokenIssuer issuer;
@@ -71,18 +79,34 @@ public class TokenController {
         }
         Role role = role(json.get("role"));
         Instant now = Instant.now();
+        if (tokens.active(scope.workspace(request), now).size() >= MAX_ACTIVE_PER_WORKSPACE) {
+            String message = "Expected at most " + MAX_ACTIVE_PER_WORKSPACE + " active tokens in a workspace; revoke one first";
+            throw new ApiException(422, "invalid_request", message, List.of(Violation.of("workspace", ViolationCode.LIMIT_REACHED, message)));
+        }
         IssuedToken issued = issuer.issue(scope.workspace(request), name.asString(), role, requestedExpiry(json.get("expires_at"), now),
                 scope.token(request), now);
         return ResponseEntity.status(201).body(issued.body());
     }
 
     @Operation(operationId = "listTokens", summary = "List the workspace's active tokens",
-            description = "Every token not revoked or expired, never a secret.",
+            description = "Every token not revoked or expired, never a secret, oldest first. When more exist, the `Link` header "
+                    + "holds the next page's URL (`rel=\"next\"`, with its `cursor`).",
             responses = @ApiResponse(responseCode = "200", description = "The tokens",
                     content = @Content(mediaType = "application/json", array = @ArraySchema(schema = @Schema(implementation = AccessSchemas.Token.class)))))
     @GetMapping("/workspace/tokens")
-    public List<Map<String, Object>> list(HttpServletRequest request) {
-        return tokens.active(scope.workspace(request), Instant.now()).stream().map(this::listed).toList();
+    public ResponseEntity<List<Map<String, Object>>> list(@Parameter(description = "Page size, 1 to 500; default 50", example = "50")
+                                                          @RequestParam(required = false) Integer limit,
+                                                          @Parameter(description = "The cursor from the previous page's Link header")
+                                                          @RequestParam(required = false) String cursor,
+                                                          HttpServletRequest request) {
+        int pageSize = Pagination.limit(limit);
+        String after = Pagination.cursor(cursor, ID);
+        List<TokenRecord> page = tokens.active(scope.workspace(request), Instant.now()).stream()
+                .filter(record -> after == null || record.id().compareTo(after) > 0)
+                .limit(pageSize + 1L)
+                .toList();
+        String next = page.size() > pageSize ? page.get(pageSize - 1).id() : null;
+        return Pagination.respond(page.stream().limit(pageSize).map(this::listed).toList(), next, request);
     }
 
     /** The calling token itself, for any role: what a client or the task inbox may do, and in which workspace. */

@@ -65,7 +65,7 @@ public class BootstrapToken implements SmartLifecycle {
         done = true;
     }
 
-    private static boolean isBootstrap(TokenRecord record) {
+    static boolean isBootstrap(TokenRecord record) {
         return WORKSPACE.equals(record.workspace()) && NAME.equals(record.name()) && record.effectiveRole() == Role.ADMIN;
     }
 

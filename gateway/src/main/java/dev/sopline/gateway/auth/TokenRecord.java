@@ -21,6 +21,14 @@ public record TokenRecord(String id, String workspace, String name, String hash,
         return revokedAt == null && (expiresAt == null || now.isBefore(expiresAt));
     }
 
+    /** When it stopped working, by revocation or expiry, or null while it works or could still. */
+    public Instant endedAt(Instant now) {
+        if (revokedAt != null) {
+            return expiresAt != null && expiresAt.isBefore(revokedAt) ? expiresAt : revokedAt;
+        }
+        return expiresAt != null && !now.isBefore(expiresAt) ? expiresAt : null;
+    }
+
     public TokenRecord revoked(Instant when) {
         return new TokenRecord(id, workspace, name, hash, createdAt, expiresAt, when, role);
     }

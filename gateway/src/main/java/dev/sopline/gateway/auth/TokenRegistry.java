@@ -30,6 +30,9 @@ public class TokenRegistry extends CompactedTopicRegistry<TokenRecord> {
     protected void changed(TokenRecord previous, TokenRecord current) {
         if (previous != null) {
             idByHash.remove(previous.hash());
+            if (current == null) {
+                lastUsed.remove(previous.id());
+            }
         }
         if (current != null) {
             idByHash.put(current.hash(), current.id());
@@ -58,6 +61,22 @@ public class TokenRegistry extends CompactedTopicRegistry<TokenRecord> {
 
     public Optional<TokenRecord> find(String workspace, String id) {
         return view.get(id).filter(record -> workspace.equals(record.workspace()));
+    }
+
+    /**
+     * Deletes the records of tokens that stopped working before {@code cutoff}, but a bootstrap token's: a token
+     * without a record is refused as a revoked one is, and the records would otherwise grow with every token a
+     * workspace ever made and let go. A revoked bootstrap token is kept so that a restart does not make a new one.
+     *
+     * @return how many were deleted
+     */
+    public int forgetEndedBefore(Instant cutoff, Instant now) {
+        List<TokenRecord> ended = view.values().stream()
+                .filter(record -> !BootstrapToken.isBootstrap(record))
+                .filter(record -> record.endedAt(now) != null && record.endedAt(now).isBefore(cutoff))
+                .toList();
+        ended.forEach(record -> view.put(record.id(), null));
+        return ended.size();
     }
 
     /** Every token record, revoked and expired ones included. */

@@ -39,6 +39,15 @@ public class WebhookController {
     static final String FORBIDDEN_DESTINATION = "forbidden_destination";
     /** The {@code details} code of a URL whose host does not resolve, so its addresses cannot be checked. */
     static final String UNRESOLVED_HOST = "unresolved_host";
+    /**
+     * Every state change of a workspace goes to each of its subscriptions, so their number multiplies its deliveries;
+     * GitHub allows 20 hooks per event too.
+     */
+    static final int MAX_PER_WORKSPACE = 20;
+    /** Far past any real endpoint; bounds the stored record, read whole by every replica. */
+    static final int MAX_URL_LENGTH = 2048;
+    /** Longer keys add nothing to HMAC-SHA256 (they are hashed to 32 bytes first). */
+    static final int MAX_SECRET_LENGTH = 256;
 
     private final WebhookRegistry registry;
     private final RequestScope scope;
@@ -57,18 +66,27 @@ public class WebhookController {
         if (!isHttpUrl(url)) {
             throw invalidUrl(ViolationCode.INVALID_TYPE, "Expected 'url' to be an absolute http or https URL");
         }
+        if (url.length() > MAX_URL_LENGTH) {
+            throw invalidUrl(ViolationCode.TOO_LARGE, "Expected 'url' to be at most " + MAX_URL_LENGTH + " characters");
+        }
         JsonNode events = json.get("events");
         if (events != null && (!events.isArray() || events.size() != 1 || !events.get(0).isString() || !STATE_CHANGED.equals(events.get(0).asString()))) {
             throw invalid("events", "Expected 'events' to be [\"state_changed\"], the one event kind there is");
         }
         JsonNode givenSecret = json.get("secret");
-        if (givenSecret != null && (!givenSecret.isString() || givenSecret.asString().length() < 16)) {
-            throw invalid("secret", "Expected 'secret' to be a text of at least 16 characters");
+        if (givenSecret != null && (!givenSecret.isString() || givenSecret.asString().length() < 16
+                || givenSecret.asString().length() > MAX_SECRET_LENGTH)) {
+            throw invalid("secret", "Expected 'secret' to be a text of 16 to " + MAX_SECRET_LENGTH + " characters");
+        }
+        String workspace = scope.workspace(request);
+        if (registry.of(workspace).size() >= MAX_PER_WORKSPACE) {
+            String message = "Expected at most " + MAX_PER_WORKSPACE + " webhooks in a workspace; delete one first";
+            throw new ApiException(422, "invalid_request", message, List.of(Violation.of("workspace", ViolationCode.LIMIT_REACHED, message)));
         }
         checkDestination(URI.create(url));
         String secret = givenSecret == null ? TokenHashing.newSecret() : givenSecret.asString();
         WebhookSubscription subscription = new WebhookSubscription("whk_" + UlidCreator.getMonotonicUlid().toString().toLowerCase(Locale.ROOT),
-                scope.workspace(request), url, List.of(STATE_CHANGED), secret, Instant.now());
+                workspace, url, List.of(STATE_CHANGED), secret, Instant.now());
         registry.save(subscription);
         Map<String, Object> created = view(subscription);
         created.put("secret", secret);

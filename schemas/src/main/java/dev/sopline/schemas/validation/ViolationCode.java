@@ -43,6 +43,8 @@ public final class ViolationCode {
     public static final String UNKNOWN_FIELD = "unknown_field";
     /** A webhook trigger's {@code auth.secret_env} names a platform setting or a basic process variable such as PATH. */
     public static final String FORBIDDEN_SECRET_ENV = "forbidden_secret_env";
+    /** The workspace already holds as many of these (tokens, webhooks) as one may. */
+    public static final String LIMIT_REACHED = "limit_reached";
 
     private ViolationCode() {}
 }

@@ -1,0 +1,128 @@
+package dev.sopline.gateway.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sopline.gateway.it.WorkspaceIsolationIT.Workspace;
+import dev.sopline.testing.SopApi;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What one workspace may hold of the things every gateway replica keeps in memory (tokens, webhooks), how the token
+ * list pages (CONTRACT section 3), and cursors no page gave.
+ */
+class WorkspaceBoundsIT extends GatewayTestBase {
+
+    private static final Pattern NEXT = Pattern.compile("<([^>]+)>; rel=\"next\"");
+
+    @Test
+    void shouldRefuseTheWebhookPastTwentyInAWorkspaceUntilOneIsDeleted() {
+        Workspace workspace = WorkspaceIsolationIT.createWorkspace(this, "hooks");
+        List<String> ids = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            SopApi.Response created = workspace.admin().post("/workspace/webhooks", Map.of("url", "http://93.184.216.34/hook/" + i));
+            assertThat(created.status()).as(created.body()).isEqualTo(201);
+            ids.add(created.json().path("id").asString());
+        }
+
+        SopApi.Response refused = workspace.admin().post("/workspace/webhooks", Map.of("url", "http://93.184.216.34/hook/20"));
+
+        assertThat(refused.status()).isEqualTo(422);
+        assertThat(refused.json().path("error").asString()).isEqualTo("invalid_request");
+        assertThat(refused.json().path("details").get(0).path("code").asString()).isEqualTo("limit_reached");
+        assertThat(refused.json().path("message").asString()).contains("at most 20 webhooks");
+        assertThat(workspace.admin().get("/workspace/webhooks").json().size()).isEqualTo(20);
+        // Another workspace is not held back by this one's.
+        SopApi other = WorkspaceIsolationIT.createWorkspace(this, "other-hooks").admin();
+        assertThat(other.post("/workspace/webhooks", Map.of("url", "http://93.184.216.34/other")).status()).isEqualTo(201);
+        assertThat(workspace.admin().delete("/workspace/webhooks/" + ids.get(0)).status()).isEqualTo(204);
+        assertThat(workspace.admin().post("/workspace/webhooks", Map.of("url", "http://93.184.216.34/hook/20")).status()).isEqualTo(201);
+    }
+
+    @Test
+    void shouldRefuseAWebhookUrlOrSecretTooLongToStore() {
+        SopApi.Response longUrl = api().post("/workspace/webhooks", Map.of("url", "http://93.184.216.34/" + "a".repeat(600_000)));
+        SopApi.Response longSecret = api().post("/workspace/webhooks", Map.of("url", "http://93.184.216.34/x", "secret", "s".repeat(600_000)));
+
+        assertThat(longUrl.status()).isEqualTo(422);
+        assertThat(longUrl.json().path("error").asString()).isEqualTo("invalid_webhook_url");
+        assertThat(longUrl.json().path("details").get(0).path("code").asString()).isEqualTo("too_large");
+        assertThat(longSecret.status()).isEqualTo(422);
+        assertThat(longSecret.json().path("details").get(0).path("field").asString()).isEqualTo("secret");
+    }
+
+    @Test
+    void shouldPageTheTokenListAndRefuseTheTokenPastAThousandActiveOnes() throws Exception {
+        Workspace workspace = WorkspaceIsolationIT.createWorkspace(this, "tokens");
+        SopApi admin = workspace.admin();
+        // The workspace's first admin token is one of the thousand.
+        List<String> made = create(admin, 999);
+        assertThat(made).hasSize(999).doesNotContainNull();
+
+        SopApi.Response refused = admin.post("/workspace/tokens", Map.of("name", "one-too-many"));
+
+        assertThat(refused.status()).isEqualTo(422);
+        assertThat(refused.json().path("details").get(0).path("code").asString()).isEqualTo("limit_reached");
+        assertThat(refused.json().path("message").asString()).contains("at most 1000 active tokens");
+        List<String> listed = allPages(admin, "/workspace/tokens?limit=300");
+        assertThat(listed).hasSize(1000).doesNotHaveDuplicates().containsAll(made);
+        assertThat(listed).isSorted();
+        // Revoking one makes room for one.
+        assertThat(admin.delete("/workspace/tokens/" + made.get(0)).status()).isEqualTo(204);
+        assertThat(admin.post("/workspace/tokens", Map.of("name", "in-its-place")).status()).isEqualTo(201);
+        assertThat(allPages(admin, "/workspace/tokens?limit=500")).hasSize(1000).doesNotContain(made.get(0));
+    }
+
+    @Test
+    void shouldRefuseACursorNoPageGave() {
+        for (String path : List.of("/sop/instances?cursor=zzz", "/sop/instances?cursor=01JZZZZZZZZZZZZZZZZZZZZZZZ%7C",
+                "/sop/steps/pending?cursor=~~~", "/sop/steps/pending?cursor=01JZZZZZZZZZZZZZZZZZZZZZZZ",
+                "/workspace/tokens?cursor=zzz", "/workspace/tokens?cursor=tok_")) {
+            SopApi.Response answer = api().get(path);
+            assertThat(answer.status()).as(path).isEqualTo(400);
+            assertThat(answer.json().path("error").asString()).as(path).isEqualTo("invalid_parameter");
+        }
+    }
+
+    private static List<String> create(SopApi admin, int count) throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(8);
+        try {
+            List<Future<String>> made = IntStream.range(0, count)
+                    .mapToObj(i -> pool.submit(() -> {
+                        SopApi.Response created = admin.post("/workspace/tokens", Map.of("name", "worker-" + i, "role", "worker"));
+                        return created.status() == 201 ? created.json().path("id").asString() : null;
+                    }))
+                    .toList();
+            List<String> ids = new ArrayList<>();
+            for (Future<String> id : made) {
+                ids.add(id.get());
+            }
+            return ids;
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    /** Follows the {@code Link: rel="next"} headers from the first page to the last, collecting the ids. */
+    private List<String> allPages(SopApi admin, String first) {
+        List<String> ids = new ArrayList<>();
+        String path = first;
+        while (path != null) {
+            SopApi.Response page = admin.get(path);
+            assertThat(page.status()).as(page.body()).isEqualTo(200);
+            ids.addAll(SopApi.texts(page.json(), "id"));
+            String link = page.header("Link");
+            Matcher next = link == null ? null : NEXT.matcher(link);
+            path = next != null && next.find() ? next.group(1).substring(("http://localhost:" + port).length()) : null;
+        }
+        return ids;
+    }
+}
