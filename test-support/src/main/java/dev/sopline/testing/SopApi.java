@@ -42,6 +42,13 @@ public final class SopApi {
         return send(request(path).GET());
     }
 
+    /** A GET with headers of its own, beside the token if this client has one. */
+    public Response getWith(String path, Map<String, String> headers) {
+        HttpRequest.Builder builder = request(path).GET();
+        headers.forEach(builder::header);
+        return send(builder);
+    }
+
     public Response delete(String path) {
         return send(request(path).DELETE());
     }

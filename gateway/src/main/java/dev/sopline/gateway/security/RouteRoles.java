@@ -35,6 +35,7 @@ public final class RouteRoles {
 
     public static final List<Rule> RULES = List.of(
             new Rule(null, "/workspaces/**", Role.ADMIN, true),
+            new Rule(null, ApiPaths.PROMETHEUS, Role.ADMIN, true),
             new Rule(null, "/workspace/**", Role.ADMIN),
             new Rule(HttpMethod.POST, "/sop/*/*/steps/*/submit", Role.WORKER),
             new Rule(HttpMethod.POST, "/sop/*/*/retry", Role.OPERATOR),

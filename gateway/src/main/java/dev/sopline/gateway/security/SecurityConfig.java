@@ -72,7 +72,7 @@ public class SecurityConfig {
                             route.hasRole(rule.role().name());
                         }
                     });
-                    // The task inbox's files, health, metrics for operators, the OpenAPI document and its Swagger UI (/docs),
+                    // The task inbox's files, health, the OpenAPI document and its Swagger UI (/docs),
                     // which are static: the calls the UI makes need the token its Authorize button takes.
                     routes.anyRequest().permitAll();
                 });

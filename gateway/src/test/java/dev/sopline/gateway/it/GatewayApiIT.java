@@ -431,8 +431,16 @@ class GatewayApiIT extends GatewayTestBase {
         assertThat(start.path("responses").path("422").path("content").path("application/json").path("schema").path("$ref").asString())
                 .isEqualTo("#/components/schemas/Error");
         assertThat(document.path("paths").path("/sop/triggers/{process}").path("post").path("responses").has("500")).isTrue();
-        SopApi.Response prometheus = api.withToken(null).get("/actuator/prometheus");
-        assertThat(prometheus.status()).isEqualTo(200);
+        // Metrics span every workspace: only the platform administrator (admin of default) reads them.
+        assertThat(api.withToken(null).get("/actuator/prometheus").status()).isEqualTo(401);
+        String operator = api.post("/workspace/tokens", Map.of("name", "not-for-metrics")).json().path("token").asString();
+        SopApi.Response refused = api.withToken(operator).get("/actuator/prometheus");
+        assertThat(refused.status()).isEqualTo(403);
+        assertThat(refused.body()).doesNotContain("http_server_requests");
+        assertThat(api.withToken(null).get("/actuator/prometheus/").status()).isIn(401, 404);
+        assertThat(api.withToken(null).postRaw("/actuator/prometheus", "", Map.of()).status()).as("nor another method").isEqualTo(401);
+        SopApi.Response prometheus = api.withToken(null).getWith("/actuator/prometheus", Map.of("Authorization", "Bearer " + TOKEN));
+        assertThat(prometheus.status()).as("a scraper's bearer token").isEqualTo(200);
         assertThat(prometheus.body()).contains("http_server_requests_seconds_count");
         assertThat(prometheus.body()).as("no long task timer per request").doesNotContain("http_server_requests_active");
         assertThat(prometheus.body()).contains("sop_gateway_command_round_trip");
