@@ -1,7 +1,9 @@
 package dev.sopline.gateway.config;
 
+import dev.sopline.gateway.web.ClientLimitedNioProtocol;
 import dev.sopline.gateway.web.JsonErrorReportValve;
 import org.apache.catalina.core.StandardHost;
+import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.tomcat.servlet.TomcatServletWebServerFactory;
 import org.springframework.boot.web.server.WebServerFactoryCustomizer;
 import org.springframework.stereotype.Component;
@@ -19,6 +21,9 @@ import org.springframework.stereotype.Component;
  *       Tomcat's default of 8,192 such connections is more than the standalone's 512 MB heap: about 4,500 of them,
  *       opened without a token from one address, filled it and stopped the platform. The bound keeps them to about
  *       170 MB, with room for a workspace's 1,000 held reads and the event streams beside them.</li>
+ *   <li>one client (an IPv4 address, an IPv6 /64) holds at most {@code SOP_MAX_CONNECTIONS_PER_CLIENT} of them
+ *       (default {@value #DEFAULT_MAX_CONNECTIONS_PER_CLIENT}, 0 for no limit; {@link ClientLimitedNioProtocol}), so
+ *       that one client trickling request heads cannot take every connection from everyone else.</li>
  * </ul>
  */
 @Component
@@ -26,11 +31,15 @@ public class TomcatConfig implements WebServerFactoryCustomizer<TomcatServletWeb
 
     private static final long SOCKET_TIMEOUT_MARGIN_MILLIS = 5_000;
     public static final int MAX_CONNECTIONS = 3_000;
+    public static final int DEFAULT_MAX_CONNECTIONS_PER_CLIENT = 500;
 
     private final SopProperties properties;
+    private final int maxConnectionsPerClient;
 
-    public TomcatConfig(SopProperties properties) {
+    public TomcatConfig(SopProperties properties,
+                        @Value("${sop.max-connections-per-client:" + DEFAULT_MAX_CONNECTIONS_PER_CLIENT + "}") int maxConnectionsPerClient) {
         this.properties = properties;
+        this.maxConnectionsPerClient = maxConnectionsPerClient;
     }
 
     @Override
@@ -41,7 +50,9 @@ public class TomcatConfig implements WebServerFactoryCustomizer<TomcatServletWeb
             }
         });
         long socketTimeout = properties.requestReadTimeout().toMillis() + SOCKET_TIMEOUT_MARGIN_MILLIS;
+        factory.setProtocol(ClientLimitedNioProtocol.class.getName());
         factory.addConnectorCustomizers(connector -> {
+            connector.setProperty("maxConnectionsPerClient", String.valueOf(maxConnectionsPerClient));
             connector.setProperty("connectionTimeout", String.valueOf(socketTimeout));
             connector.setProperty("maxConnections", String.valueOf(MAX_CONNECTIONS));
         });

@@ -120,6 +120,9 @@ class PathAndBodyHardeningIT extends GatewayTestBase {
                 ((org.springframework.boot.tomcat.TomcatWebServer) server.getWebServer()).getTomcat().getConnector();
 
         assertThat(connector.getProperty("maxConnections")).isEqualTo(dev.sopline.gateway.config.TomcatConfig.MAX_CONNECTIONS);
+        // and one client no more than a sixth of them (ClientLimitedNioProtocolTest shows the limit at work)
+        assertThat(connector.getProtocolHandler()).isInstanceOfSatisfying(dev.sopline.gateway.web.ClientLimitedNioProtocol.class,
+                protocol -> assertThat(protocol.getMaxConnectionsPerClient()).isEqualTo(500));
     }
 
     @Test
