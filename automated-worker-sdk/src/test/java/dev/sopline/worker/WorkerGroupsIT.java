@@ -4,8 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.sopline.testing.SharedKafka;
+import dev.sopline.testing.SopApi;
 import java.time.Duration;
 import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -43,6 +45,11 @@ class WorkerGroupsIT {
                 assertThat(inFlight("visible-workers")).as("the steps blocked in handlers").isEqualTo(3);
                 assertThat(group.path("in_flight").asLong()).as("the steps blocked in handlers, in the list").isEqualTo(3);
             });
+            // Another workspace sees the group once one of its processes names the team, and not before.
+            SopApi other = workspace("workers-" + UUID.randomUUID().toString().substring(0, 8));
+            assertThat(groupNames(other)).doesNotContain("visible-workers");
+            assertThat(other.register(Platform.oneStepProcess("also-visible", "visible.other")).status()).isEqualTo(201);
+            assertThat(groupNames(other)).contains("visible-workers");
             release.countDown();
             await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
                 JsonNode group = group("visible-workers");
@@ -63,6 +70,19 @@ class WorkerGroupsIT {
             throw new AssertionError("no sop_workers_in_flight gauge for " + group);
         }
         return Double.parseDouble(gauge.group(1));
+    }
+
+    /** A new workspace's first admin token, as the platform administrator makes it. */
+    private SopApi workspace(String name) {
+        SopApi.Response created = platform.api().post("/workspaces", Map.of("name", name));
+        assertThat(created.status()).as(created.body()).isEqualTo(201);
+        return platform.api().withToken(created.json().path("token").path("token").asString());
+    }
+
+    private static java.util.List<String> groupNames(SopApi api) {
+        SopApi.Response answer = api.get("/sop/workers");
+        assertThat(answer.status()).isEqualTo(200);
+        return SopApi.texts(answer.json(), "group");
     }
 
     private JsonNode group(String name) {

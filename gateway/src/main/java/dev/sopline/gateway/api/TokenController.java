@@ -16,6 +16,7 @@ import dev.sopline.gateway.auth.TokenRecord;
 import dev.sopline.gateway.auth.TokenRegistry;
 import dev.sopline.gateway.web.ApiException;
 import dev.sopline.gateway.web.JsonBodies;
+import dev.sopline.gateway.workspace.WorkspaceLocks;
 import dev.sopline.schemas.command.ErrorCodes;
 import dev.sopline.schemas.validation.Violation;
 import dev.sopline.schemas.validation.ViolationCode;
@@ -50,17 +51,24 @@ public class TokenController {
      * memory, so a script that makes tokens in a loop is stopped here rather than by the heap.
      */
     static final int MAX_ACTIVE_PER_WORKSPACE = 1000;
+    /**
+     * Every token record of one workspace, those revoked or expired included until they are forgotten (a day after
+     * they end): tokens made to expire at once, or made and revoked in a loop, are held as long.
+     */
+    static final int MAX_HELD_PER_WORKSPACE = 5000;
     /** Token ids: {@code tok_} and a ULID, or a bootstrap token's 20 hex digits. */
     private static final java.util.regex.Pattern ID = java.util.regex.Pattern.compile("tok_[0-9a-z]{20,26}");
 
     private final TokenRegistry tokens;
     private final TokenIssuer issuer;
     private final RequestScope scope;
+    private final WorkspaceLocks locks;
 
-    public TokenController(TokenRegistry tokens, TokenIssuer issuer, RequestScope scope) {
+    public TokenController(TokenRegistry tokens, TokenIssuer issuer, RequestScope scope, WorkspaceLocks locks) {
         this.tokens = tokens;
         this.issuer = issuer;
         this.scope = scope;
+        this.locks = locks;
     }
 
     @Operation(operationId = "createToken", summary = "Create a token of the workspace",
@@ -79,17 +87,23 @@ public class TokenController {
         }
         Role role = role(json.get("role"));
         Instant now = Instant.now();
-        if (tokens.active(scope.workspace(request), now).size() >= MAX_ACTIVE_PER_WORKSPACE) {
-            String message = "Expected at most " + MAX_ACTIVE_PER_WORKSPACE + " active tokens in a workspace; revoke one first";
-            throw new ApiException(422, "invalid_request", message, List.of(Violation.of("workspace", ViolationCode.LIMIT_REACHED, message)));
-        }
-        IssuedToken issued = issuer.issue(scope.workspace(request), name.asString(), role, requestedExpiry(json.get("expires_at"), now),
-                scope.token(request), now);
+        Instant expiry = requestedExpiry(json.get("expires_at"), now);
+        String workspace = scope.workspace(request);
+        IssuedToken issued = locks.exclusively(workspace, () -> {
+            if (tokens.active(workspace, now).size() >= MAX_ACTIVE_PER_WORKSPACE) {
+                throw limitReached("Expected at most " + MAX_ACTIVE_PER_WORKSPACE + " active tokens in a workspace; revoke one first");
+            }
+            if (tokens.held(workspace) >= MAX_HELD_PER_WORKSPACE) {
+                throw limitReached("Expected at most " + MAX_HELD_PER_WORKSPACE + " tokens in a workspace, counting those revoked or "
+                        + "expired in the last day; they are forgotten a day after they end");
+            }
+            return issuer.issue(workspace, name.asString(), role, expiry, scope.token(request), now);
+        });
         return ResponseEntity.status(201).body(issued.body());
     }
 
     @Operation(operationId = "listTokens", summary = "List the workspace's active tokens",
-            description = "Every token not revoked or expired, never a secret, oldest first. When more exist, the `Link` header "
+            description = "Every token not revoked or expired, never a secret, in the order of their ids. When more exist, the `Link` header "
                     + "holds the next page's URL (`rel=\"next\"`, with its `cursor`).",
             responses = @ApiResponse(responseCode = "200", description = "The tokens",
                     content = @Content(mediaType = "application/json", array = @ArraySchema(schema = @Schema(implementation = AccessSchemas.Token.class)))))
@@ -173,6 +187,10 @@ public class TokenController {
         entry.put("expires_at", record.expiresAt() == null ? null : record.expiresAt().toString());
         entry.put("last_used_at", tokens.lastUsedAt(record.id()).map(Instant::toString).orElse(null));
         return entry;
+    }
+
+    private static ApiException limitReached(String message) {
+        return new ApiException(422, "invalid_request", message, List.of(Violation.of("workspace", ViolationCode.LIMIT_REACHED, message)));
     }
 
     private static ApiException invalid(String field, String code, String message) {

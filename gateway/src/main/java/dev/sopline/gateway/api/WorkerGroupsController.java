@@ -1,7 +1,15 @@
 package dev.sopline.gateway.api;
 
 import dev.sopline.gateway.api.doc.ApiTags;
+import dev.sopline.engine.api.view.ProcessVersions;
+import dev.sopline.gateway.engine.EngineAccess;
 import dev.sopline.gateway.workers.WorkerGroup;
+import dev.sopline.gateway.workspace.PlatformAdministrator;
+import dev.sopline.schemas.definition.StepType;
+import dev.sopline.schemas.topic.Topics;
+import jakarta.servlet.http.HttpServletRequest;
+import java.util.Set;
+import java.util.stream.Collectors;
 import dev.sopline.gateway.workers.WorkerGroups;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.media.ArraySchema;
@@ -15,19 +23,28 @@ import java.util.Map;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RestController;
 
-/** The Kafka worker groups of automated steps, so a team can see whether its workers are up and keeping up. */
+/**
+ * The Kafka worker groups of automated steps, so a team can see whether its workers are up and keeping up. Worker
+ * groups belong to no workspace (a team's topic serves every workspace whose steps name the team), so a workspace
+ * sees the groups that read the teams its own processes name; the platform administrator sees every group.
+ */
 @RestController
 @Tag(name = ApiTags.STEPS)
 public class WorkerGroupsController {
 
     private final WorkerGroups groups;
+    private final EngineAccess engine;
+    private final RequestScope scope;
 
-    public WorkerGroupsController(WorkerGroups groups) {
+    public WorkerGroupsController(WorkerGroups groups, EngineAccess engine, RequestScope scope) {
         this.groups = groups;
+        this.engine = engine;
+        this.scope = scope;
     }
 
     @Operation(operationId = "listWorkerGroups", summary = "List the worker groups of automated steps",
-            description = "Each Kafka consumer group that reads automated steps, seen in the last 5 minutes: the teams "
+            description = "Each Kafka consumer group that reads the automated steps of a team the workspace's processes name "
+                    + "(every group for the platform administrator), seen in the last 5 minutes: the teams "
                     + "(`namespaces`) whose topics it reads, its live members, and its `lag`: steps written to its topics that "
                     + "it has not finished, whether waiting or running, and of those its `in_flight`: the steps its members run now. A group without members is down while its steps wait. "
                     + "Read from the broker at most every 5 s; the same figures are the `sop_workers_lag`, `sop_workers_in_flight` "
@@ -35,8 +52,23 @@ public class WorkerGroupsController {
             responses = @ApiResponse(responseCode = "200", description = "The worker groups, by name",
                     content = @Content(mediaType = "application/json", array = @ArraySchema(schema = @Schema(implementation = GroupDoc.class)))))
     @GetMapping("/sop/workers")
-    public List<Map<String, Object>> list() {
-        return groups.list().stream().map(WorkerGroupsController::view).toList();
+    public List<Map<String, Object>> list(HttpServletRequest request) {
+        List<WorkerGroup> all = groups.list();
+        if (PlatformAdministrator.is(scope.token(request))) {
+            return all.stream().map(WorkerGroupsController::view).toList();
+        }
+        Set<String> teams = teamsNamedBy(engine.queries().processes(scope.workspace(request)));
+        return all.stream().filter(group -> group.namespaces().stream().anyMatch(teams::contains)).map(WorkerGroupsController::view).toList();
+    }
+
+    /** The namespaces of the automated steps of every version of these processes. */
+    static Set<String> teamsNamedBy(List<ProcessVersions> processes) {
+        return processes.stream()
+                .flatMap(process -> process.versions().values().stream())
+                .flatMap(version -> version.definition().steps().stream())
+                .filter(step -> step.type() == StepType.AUTOMATED && step.run() != null)
+                .map(step -> Topics.namespaceOf(step.run()))
+                .collect(Collectors.toSet());
     }
 
     private static Map<String, Object> view(WorkerGroup group) {

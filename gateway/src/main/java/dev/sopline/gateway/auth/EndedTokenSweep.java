@@ -11,7 +11,7 @@ import org.springframework.context.SmartLifecycle;
 import org.springframework.stereotype.Component;
 
 /**
- * Once an hour, forgets the tokens that stopped working more than a day ago ({@link TokenRegistry#forgetEndedBefore}).
+ * A minute after start and then once an hour, forgets the tokens that stopped working more than a day ago ({@link TokenRegistry#forgetEndedBefore}).
  * Every replica sweeps; deleting a record twice is harmless.
  */
 @Component
@@ -19,6 +19,8 @@ public class EndedTokenSweep implements SmartLifecycle {
 
     static final Duration KEPT_AFTER_ENDING = Duration.ofDays(1);
     private static final Duration EVERY = Duration.ofHours(1);
+    /** Soon after start, so that a replica restarted more often than hourly still sweeps. */
+    private static final Duration FIRST_AFTER = Duration.ofMinutes(1);
     private static final Logger LOG = LoggerFactory.getLogger(EndedTokenSweep.class);
 
     private final TokenRegistry tokens;
@@ -50,7 +52,7 @@ public class EndedTokenSweep implements SmartLifecycle {
                 // The next sweep tries again; a broker away for an hour is reported by health, not here.
                 LOG.warn("Sweeping ended tokens failed: {}", e.toString());
             }
-        }, EVERY.toMinutes(), EVERY.toMinutes(), TimeUnit.MINUTES);
+        }, FIRST_AFTER.toMinutes(), EVERY.toMinutes(), TimeUnit.MINUTES);
     }
 
     @Override

@@ -59,6 +59,11 @@ public class TokenRegistry extends CompactedTopicRegistry<TokenRecord> {
                 .toList();
     }
 
+    /** How many token records the workspace has, those revoked or expired and not yet forgotten included. */
+    public int held(String workspace) {
+        return (int) view.values().stream().filter(record -> workspace.equals(record.workspace())).count();
+    }
+
     public Optional<TokenRecord> find(String workspace, String id) {
         return view.get(id).filter(record -> workspace.equals(record.workspace()));
     }
@@ -75,7 +80,7 @@ public class TokenRegistry extends CompactedTopicRegistry<TokenRecord> {
                 .filter(record -> !BootstrapToken.isBootstrap(record))
                 .filter(record -> record.endedAt(now) != null && record.endedAt(now).isBefore(cutoff))
                 .toList();
-        ended.forEach(record -> view.put(record.id(), null));
+        view.deleteAll(ended.stream().map(TokenRecord::id).toList());
         return ended.size();
     }
 

@@ -67,12 +67,14 @@ public class JsonSecurityErrors implements AuthenticationEntryPoint, Authenticat
     @Override
     public void handle(HttpServletRequest request, HttpServletResponse response, AccessDeniedException e) throws IOException {
         Object token = request.getAttribute(RequestScope.TOKEN_RECORD_ATTRIBUTE);
-        if (request.getServletPath().startsWith("/workspaces")) {
+        boolean metrics = ApiPaths.PROMETHEUS.equals(request.getServletPath());
+        if (request.getServletPath().startsWith("/workspaces") || metrics) {
             String whose = token instanceof TokenRecord record
                     ? " is a token of workspace '" + record.workspace() + "' with role " + record.effectiveRole().wireName()
                     : " is not";
             ErrorResponses.write(response, 403, HttpErrorCodes.FORBIDDEN, "Expected the platform administrator's token (an admin "
-                    + "token of workspace 'default'), but this" + whose + "; workspaces are managed by the platform administrator only");
+                    + "token of workspace 'default'), but this" + whose + (metrics
+                    ? "; the platform's metrics span every workspace" : "; workspaces are managed by the platform administrator only"));
             return;
         }
         String role = token instanceof TokenRecord record ? " (" + record.effectiveRole().wireName() + ")" : "";

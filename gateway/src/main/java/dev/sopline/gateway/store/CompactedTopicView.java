@@ -77,11 +77,25 @@ public final class CompactedTopicView<V> {
 
     /** Stores the value under the key, or deletes it when null, and returns once this replica serves the change. */
     public void put(String key, V value) {
+        write(List.of(new ProducerRecord<>(topic, key, value == null ? null : serde.serializer().serialize(topic, value))));
+    }
+
+    /** Deletes the keys, sent together, and returns once this replica serves every deletion. */
+    public void deleteAll(Collection<String> keys) {
+        if (!keys.isEmpty()) {
+            write(keys.stream().map(key -> new ProducerRecord<String, byte[]>(topic, key, null)).toList());
+        }
+    }
+
+    private void write(List<ProducerRecord<String, byte[]>> records) {
         try {
-            RecordMetadata written = producer.send(new ProducerRecord<>(topic, key, value == null ? null : serde.serializer().serialize(topic, value)))
-                    .get(WRITE_VISIBLE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+            List<java.util.concurrent.Future<RecordMetadata>> sent = records.stream().map(producer::send).toList();
+            long lastOffset = -1;
+            for (java.util.concurrent.Future<RecordMetadata> each : sent) {
+                lastOffset = Math.max(lastOffset, each.get(WRITE_VISIBLE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS).offset());
+            }
             long deadline = System.nanoTime() + WRITE_VISIBLE_TIMEOUT.toNanos();
-            while (readUpTo.get() < written.offset()) {
+            while (readUpTo.get() < lastOffset) {
                 if (System.nanoTime() > deadline) {
                     throw new IllegalStateException(topic + " was not read back in time");
                 }

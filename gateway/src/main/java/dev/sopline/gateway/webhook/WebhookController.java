@@ -5,6 +5,7 @@ import dev.sopline.gateway.api.RequestScope;
 import dev.sopline.gateway.auth.TokenHashing;
 import dev.sopline.gateway.web.ApiException;
 import dev.sopline.gateway.web.JsonBodies;
+import dev.sopline.gateway.workspace.WorkspaceLocks;
 import dev.sopline.schemas.command.ErrorCodes;
 import dev.sopline.schemas.validation.Violation;
 import dev.sopline.schemas.validation.ViolationCode;
@@ -52,11 +53,13 @@ public class WebhookController {
     private final WebhookRegistry registry;
     private final RequestScope scope;
     private final WebhookDestinationPolicy destinations;
+    private final WorkspaceLocks locks;
 
-    public WebhookController(WebhookRegistry registry, RequestScope scope, WebhookDestinationPolicy destinations) {
+    public WebhookController(WebhookRegistry registry, RequestScope scope, WebhookDestinationPolicy destinations, WorkspaceLocks locks) {
         this.registry = registry;
         this.scope = scope;
         this.destinations = destinations;
+        this.locks = locks;
     }
 
     @PostMapping("/workspace/webhooks")
@@ -78,16 +81,20 @@ public class WebhookController {
                 || givenSecret.asString().length() > MAX_SECRET_LENGTH)) {
             throw invalid("secret", "Expected 'secret' to be a text of 16 to " + MAX_SECRET_LENGTH + " characters");
         }
-        String workspace = scope.workspace(request);
-        if (registry.of(workspace).size() >= MAX_PER_WORKSPACE) {
-            String message = "Expected at most " + MAX_PER_WORKSPACE + " webhooks in a workspace; delete one first";
-            throw new ApiException(422, "invalid_request", message, List.of(Violation.of("workspace", ViolationCode.LIMIT_REACHED, message)));
-        }
+        // Resolved before the count is taken: a host whose DNS answers slowly must not hold the workspace's lock.
         checkDestination(URI.create(url));
+        String workspace = scope.workspace(request);
         String secret = givenSecret == null ? TokenHashing.newSecret() : givenSecret.asString();
         WebhookSubscription subscription = new WebhookSubscription("whk_" + UlidCreator.getMonotonicUlid().toString().toLowerCase(Locale.ROOT),
                 workspace, url, List.of(STATE_CHANGED), secret, Instant.now());
-        registry.save(subscription);
+        locks.exclusively(workspace, () -> {
+            if (registry.of(workspace).size() >= MAX_PER_WORKSPACE) {
+                String message = "Expected at most " + MAX_PER_WORKSPACE + " webhooks in a workspace; delete one first";
+                throw new ApiException(422, "invalid_request", message, List.of(Violation.of("workspace", ViolationCode.LIMIT_REACHED, message)));
+            }
+            registry.save(subscription);
+            return subscription;
+        });
         Map<String, Object> created = view(subscription);
         created.put("secret", secret);
         return ResponseEntity.status(201).body(created);

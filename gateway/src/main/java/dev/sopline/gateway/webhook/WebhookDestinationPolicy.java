@@ -19,9 +19,10 @@ import org.springframework.stereotype.Component;
  *
  * <p>IPv6 addresses that carry an IPv4 address are checked as the IPv4 address they hold: the mapped
  * ({@code ::ffff:127.0.0.1}) and old compatible ({@code ::127.0.0.1}) forms, NAT64's well-known prefix
- * ({@code 64:ff9b::/96}, last four bytes) and 6to4 ({@code 2002::/16}, bytes 2 to 5). NAT64 prefixes of a network's
- * own ({@code 64:ff9b:1::/48}) embed the address where the network chooses, and Teredo ({@code 2001::/32}) hides it,
- * so both are refused whole.
+ * ({@code 64:ff9b::/96}, last four bytes), the translated form of SIIT ({@code ::ffff:0:a.b.c.d}) and 6to4
+ * ({@code 2002::/16}, bytes 2 to 5). The local-use NAT64 prefix ({@code 64:ff9b:1::/48}) places the address where
+ * the network chooses, and Teredo ({@code 2001::/32}) hides it, so both are refused whole. A network that translates
+ * under a prefix of its own outside these must filter that prefix itself: nothing in an address tells it apart.
  */
 @Component
 public class WebhookDestinationPolicy {
@@ -47,11 +48,16 @@ public class WebhookDestinationPolicy {
             AddressRange.of("224.0.0.0/4", "multicast"),
             AddressRange.of("ff00::/8", "multicast"),
             AddressRange.of("240.0.0.0/4", "reserved"), // with 255.255.255.255, the local network's broadcast
+            AddressRange.of("192.0.0.0/24", "reserved"), // protocol assignments, NAT64 discovery among them
+            AddressRange.of("198.18.0.0/15", "private"), // benchmarking networks, often used inside data centres
+            AddressRange.of("fec0::/10", "private"), // site-local, deprecated but still routed by some networks
+            AddressRange.of("100::/64", "reserved"), // discard-only
             AddressRange.of("64:ff9b:1::/48", "private"),
             AddressRange.of("2001::/32", "a tunnel"));
 
     private static final AddressRange NAT64_WELL_KNOWN = AddressRange.of("64:ff9b::/96", "NAT64");
     private static final AddressRange SIX_TO_FOUR = AddressRange.of("2002::/16", "6to4");
+    private static final AddressRange SIIT_TRANSLATED = AddressRange.of("::ffff:0:0:0/96", "SIIT");
 
     private final boolean allowPrivate;
     private final Resolver resolver;
@@ -105,7 +111,7 @@ public class WebhookDestinationPolicy {
         boolean zeroPrefix = Arrays.equals(bytes, 0, 10, new byte[10], 0, 10);
         boolean mapped = zeroPrefix && bytes[10] == (byte) 0xff && bytes[11] == (byte) 0xff;
         boolean compatible = zeroPrefix && bytes[10] == 0 && bytes[11] == 0;
-        if (mapped || compatible || NAT64_WELL_KNOWN.contains(address)) {
+        if (mapped || compatible || NAT64_WELL_KNOWN.contains(address) || SIIT_TRANSLATED.contains(address)) {
             return Optional.of(ipv4(bytes, 12));
         }
         if (SIX_TO_FOUR.contains(address)) {

@@ -2,7 +2,11 @@ package dev.sopline.gateway.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.sopline.gateway.auth.Role;
+import dev.sopline.gateway.auth.TokenIds;
+import dev.sopline.gateway.auth.TokenRecord;
 import dev.sopline.gateway.it.WorkspaceIsolationIT.Workspace;
+import java.time.Instant;
 import dev.sopline.testing.SopApi;
 import java.util.ArrayList;
 import java.util.List;
@@ -48,6 +52,35 @@ class WorkspaceBoundsIT extends GatewayTestBase {
     }
 
     @Test
+    void shouldLetNoMoreThanTwentyWebhooksThroughWhenAskedAllAtOnce() throws Exception {
+        SopApi admin = WorkspaceIsolationIT.createWorkspace(this, "burst").admin();
+
+        List<Integer> statuses = inParallel(48, i -> admin.post("/workspace/webhooks", Map.of("url", "http://93.184.216.34/burst/" + i)).status());
+
+        assertThat(statuses).filteredOn(status -> status == 201).hasSize(20);
+        assertThat(statuses).filteredOn(status -> status == 422).hasSize(28);
+        assertThat(admin.get("/workspace/webhooks").json().size()).isEqualTo(20);
+    }
+
+    @Test
+    void shouldRefuseATokenOnceTheWorkspaceHoldsFiveThousandRecordsEndedOnesIncluded() throws Exception {
+        Workspace workspace = WorkspaceIsolationIT.createWorkspace(this, "churn");
+        Instant now = Instant.now();
+        // As a loop of tokens made and revoked, or made to expire at once, leaves them: held until forgotten.
+        inParallel(4_999, i -> {
+            tokens.save(new TokenRecord(TokenIds.next(), workspace.name(), "churned-" + i, "%064x".formatted(i), now, null, now, Role.WORKER));
+            return i;
+        });
+
+        SopApi.Response refused = workspace.admin().post("/workspace/tokens", Map.of("name", "one-more"));
+
+        assertThat(refused.status()).isEqualTo(422);
+        assertThat(refused.json().path("details").get(0).path("code").asString()).isEqualTo("limit_reached");
+        assertThat(refused.json().path("message").asString()).contains("at most 5000 tokens");
+        assertThat(SopApi.texts(workspace.admin().get("/workspace/tokens").json(), "id")).hasSize(1);
+    }
+
+    @Test
     void shouldRefuseAWebhookUrlOrSecretTooLongToStore() {
         SopApi.Response longUrl = api().post("/workspace/webhooks", Map.of("url", "http://93.184.216.34/" + "a".repeat(600_000)));
         SopApi.Response longSecret = api().post("/workspace/webhooks", Map.of("url", "http://93.184.216.34/x", "secret", "s".repeat(600_000)));
@@ -63,9 +96,18 @@ class WorkspaceBoundsIT extends GatewayTestBase {
     void shouldPageTheTokenListAndRefuseTheTokenPastAThousandActiveOnes() throws Exception {
         Workspace workspace = WorkspaceIsolationIT.createWorkspace(this, "tokens");
         SopApi admin = workspace.admin();
-        // The workspace's first admin token is one of the thousand.
-        List<String> made = create(admin, 999);
-        assertThat(made).hasSize(999).doesNotContainNull();
+        // The workspace's first admin token, 989 stored as token creation stores them, and ten made through the API.
+        Instant now = Instant.now();
+        List<String> made = new ArrayList<>(inParallel(989, i -> {
+            TokenRecord record = new TokenRecord(TokenIds.next(), workspace.name(), "worker-" + i, "%064x".formatted(i), now, null, null, Role.WORKER);
+            tokens.save(record);
+            return record.id();
+        }));
+        for (int i = 0; i < 10; i++) {
+            SopApi.Response created = admin.post("/workspace/tokens", Map.of("name", "made-" + i, "role", "worker"));
+            assertThat(created.status()).as(created.body()).isEqualTo(201);
+            made.add(created.json().path("id").asString());
+        }
 
         SopApi.Response refused = admin.post("/workspace/tokens", Map.of("name", "one-too-many"));
 
@@ -92,20 +134,16 @@ class WorkspaceBoundsIT extends GatewayTestBase {
         }
     }
 
-    private static List<String> create(SopApi admin, int count) throws Exception {
+    /** Runs {@code task} for 0 to count - 1 on eight threads; its answers in that order. */
+    private static <T> List<T> inParallel(int count, java.util.function.IntFunction<T> task) throws Exception {
         ExecutorService pool = Executors.newFixedThreadPool(8);
         try {
-            List<Future<String>> made = IntStream.range(0, count)
-                    .mapToObj(i -> pool.submit(() -> {
-                        SopApi.Response created = admin.post("/workspace/tokens", Map.of("name", "worker-" + i, "role", "worker"));
-                        return created.status() == 201 ? created.json().path("id").asString() : null;
-                    }))
-                    .toList();
-            List<String> ids = new ArrayList<>();
-            for (Future<String> id : made) {
-                ids.add(id.get());
+            List<Future<T>> futures = IntStream.range(0, count).mapToObj(i -> pool.submit(() -> task.apply(i))).toList();
+            List<T> answers = new ArrayList<>();
+            for (Future<T> future : futures) {
+                answers.add(future.get());
             }
-            return ids;
+            return answers;
         } finally {
             pool.shutdownNow();
         }

@@ -29,7 +29,7 @@ class WebhookControllerTest {
     private final SopProperties properties = new SopProperties(new SopProperties.Kafka("localhost:9"), null, null, null, null, null, null,
             null, new SopProperties.Webhook(false));
     private final WebhookController controller = new WebhookController(new WebhookRegistry(properties), new RequestScope(properties),
-            new WebhookDestinationPolicy(false, WebhookControllerTest::resolve));
+            new WebhookDestinationPolicy(false, WebhookControllerTest::resolve), new dev.sopline.gateway.workspace.WorkspaceLocks());
 
     @ParameterizedTest
     @ValueSource(strings = {"http://127.0.0.1:8080/hook", "http://localhost/hook", "https://[::1]/hook", "http://169.254.169.254/latest/meta-data",

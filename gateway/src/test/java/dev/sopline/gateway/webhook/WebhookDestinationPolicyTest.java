@@ -27,7 +27,8 @@ class WebhookDestinationPolicyTest {
             "[fe80::1]", "[febf::1]", "0.0.0.0", "[::]", "224.0.0.1", "239.255.255.250", "[ff02::1]",
             "[::ffff:127.0.0.1]", "[::ffff:10.0.0.1]", "[::ffff:169.254.169.254]", "[::ffff:0.0.0.0]", "localhost", "sneaky.example.com",
             "255.255.255.255", "240.0.0.1", "[64:ff9b::7f00:1]", "[64:ff9b::a9fe:a9fe]", "[2002:7f00:1::1]", "[2002:a00:1:5::9]",
-            "[64:ff9b:1::5db8:d822]", "[2001:0:4136:e378:8000:63bf:3fff:fdd2]"})
+            "[64:ff9b:1::5db8:d822]", "[2001:0:4136:e378:8000:63bf:3fff:fdd2]",
+            "192.0.0.170", "198.18.0.1", "198.19.255.254", "[fec0::1]", "[100::1]", "[::ffff:0:7f00:1]", "[::ffff:0:a9fe:a9fe]"})
     void shouldRefuseHostsWithANonPublicAddress(String host) {
         assertThatThrownBy(() -> policy.check(URI.create("https://" + host + "/hook")))
                 .isInstanceOf(ForbiddenDestinationException.class)
@@ -37,7 +38,7 @@ class WebhookDestinationPolicyTest {
     @ParameterizedTest
     @ValueSource(strings = {"93.184.216.34", "[2606:2800:220:1::1]", "hooks.example.com", "172.32.0.1", "172.15.255.255", "100.128.0.1",
             "192.169.0.1", "11.0.0.1", "[fe00::1]", "[2001:db8::ffff:127.0.0.1]", "223.255.255.254", "[64:ff9b::5db8:d822]",
-            "[2002:5db8:d822::1]"})
+            "[2002:5db8:d822::1]", "198.20.0.1", "192.0.1.1", "[::ffff:0:5db8:d822]"})
     void shouldAllowHostsWithOnlyPublicAddresses(String host) {
         assertThatCode(() -> policy.check(URI.create("https://" + host + "/hook"))).doesNotThrowAnyException();
     }
