@@ -28,6 +28,11 @@ class HeartbeatEndpointIT {
         assertThat(viewer.post("/sop/beating/" + id + "/steps/work/heartbeat", Map.of()).status()).isEqualTo(403);
         assertThat(worker.post("/sop/beating/01JAAAAAAAAAAAAAAAAAAAAAAA/steps/work/heartbeat", Map.of()).status()).isEqualTo(404);
         assertThat(worker.post("/sop/beating/" + id + "/steps/nope/heartbeat", Map.of()).status()).isEqualTo(404);
+        // A step no longer active: 422 invalid_transition, as a submit to it gets.
+        assertThat(platform.api().post("/sop/beating/" + id + "/cancel", Map.of()).status()).isEqualTo(200);
+        SopApi.Response late = worker.post("/sop/beating/" + id + "/steps/work/heartbeat", Map.of());
+        assertThat(late.status()).isEqualTo(422);
+        assertThat(late.json().path("error").asString()).isEqualTo("invalid_transition");
     }
 
     private String token(String name, String role) {

@@ -69,7 +69,8 @@ public class StepHeartbeatController {
         StepView step = instance.steps().stream().filter(candidate -> candidate.id().equals(stepId)).findFirst()
                 .orElseThrow(() -> new ApiException(404, ErrorCodes.NOT_FOUND, "Expected a step '%s' in instance %s".formatted(stepId, id)));
         if (step.type() != StepType.AUTOMATED || step.state() != StepState.ACTIVE) {
-            throw new ApiException(409, ErrorCodes.INVALID_TRANSITION,
+            // 422 as for a submit to a step not active: the code means the same wherever it is answered.
+            throw new ApiException(422, ErrorCodes.INVALID_TRANSITION,
                     "Expected step '%s' to be an active automated step, but it is a %s step, %s".formatted(stepId, step.type().wireName(),
                             step.state().wireName()));
         }
