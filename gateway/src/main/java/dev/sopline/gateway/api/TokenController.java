@@ -27,6 +27,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -57,7 +58,7 @@ public class TokenController {
      */
     static final int MAX_HELD_PER_WORKSPACE = 5000;
     /** Token ids: {@code tok_} and a ULID, or a bootstrap token's 20 hex digits. */
-    private static final java.util.regex.Pattern ID = java.util.regex.Pattern.compile("tok_[0-9a-z]{20,26}");
+    private static final Pattern ID = Pattern.compile("tok_[0-9a-z]{20,26}");
 
     private final TokenRegistry tokens;
     private final TokenIssuer issuer;

@@ -1,25 +1,25 @@
 package dev.sopline.gateway.api;
 
-import dev.sopline.gateway.api.doc.ApiTags;
 import dev.sopline.engine.api.view.ProcessVersions;
+import dev.sopline.gateway.api.doc.ApiTags;
 import dev.sopline.gateway.engine.EngineAccess;
 import dev.sopline.gateway.workers.WorkerGroup;
+import dev.sopline.gateway.workers.WorkerGroups;
 import dev.sopline.gateway.workspace.PlatformAdministrator;
 import dev.sopline.schemas.definition.StepType;
 import dev.sopline.schemas.topic.Topics;
-import jakarta.servlet.http.HttpServletRequest;
-import java.util.Set;
-import java.util.stream.Collectors;
-import dev.sopline.gateway.workers.WorkerGroups;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.media.ArraySchema;
 import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
+import jakarta.servlet.http.HttpServletRequest;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RestController;
 

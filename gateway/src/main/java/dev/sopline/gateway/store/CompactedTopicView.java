@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
@@ -89,9 +90,9 @@ public final class CompactedTopicView<V> {
 
     private void write(List<ProducerRecord<String, byte[]>> records) {
         try {
-            List<java.util.concurrent.Future<RecordMetadata>> sent = records.stream().map(producer::send).toList();
+            List<Future<RecordMetadata>> sent = records.stream().map(producer::send).toList();
             long lastOffset = -1;
-            for (java.util.concurrent.Future<RecordMetadata> each : sent) {
+            for (Future<RecordMetadata> each : sent) {
                 lastOffset = Math.max(lastOffset, each.get(WRITE_VISIBLE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS).offset());
             }
             long deadline = System.nanoTime() + WRITE_VISIBLE_TIMEOUT.toNanos();
