@@ -24,6 +24,12 @@ public final class CallbackIds {
 
     private final SecretKeySpec key;
     private final boolean resultKeysRequired;
+    /**
+     * One initialised Mac per thread: a Mac is not thread-safe, and looking one up and initialising it for every id
+     * (provider lookup, key setup) cost more than the hash itself, once per step handed out and per result checked.
+     * {@code doFinal} leaves it ready for the next id under the same key.
+     */
+    private final ThreadLocal<Mac> macs = ThreadLocal.withInitial(this::newMac);
 
     public CallbackIds(byte[] secret) {
         this(secret, false);
@@ -68,17 +74,22 @@ public final class CallbackIds {
     }
 
     private String hash(String[] fields) {
+        Mac mac = macs.get();
+        mac.reset(); // already reset by the last doFinal, unless that hash failed half-way
+        // Length-prefixed fields, so no two different tuples hash the same bytes.
+        for (String field : fields) {
+            byte[] bytes = field.getBytes(StandardCharsets.UTF_8);
+            mac.update(new byte[] {(byte) (bytes.length >>> 24), (byte) (bytes.length >>> 16), (byte) (bytes.length >>> 8), (byte) bytes.length});
+            mac.update(bytes);
+        }
+        return Ulid.from(Arrays.copyOf(mac.doFinal(), ULID_BYTES)).toString();
+    }
+
+    private Mac newMac() {
         try {
-            // A Mac is not thread-safe and one instance serves every stream thread: a new one per id costs microseconds.
             Mac mac = Mac.getInstance(ALGORITHM);
             mac.init(key);
-            // Length-prefixed fields, so no two different tuples hash the same bytes.
-            for (String field : fields) {
-                byte[] bytes = field.getBytes(StandardCharsets.UTF_8);
-                mac.update(new byte[] {(byte) (bytes.length >>> 24), (byte) (bytes.length >>> 16), (byte) (bytes.length >>> 8), (byte) bytes.length});
-                mac.update(bytes);
-            }
-            return Ulid.from(Arrays.copyOf(mac.doFinal(), ULID_BYTES)).toString();
+            return mac;
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException("Expected the JVM to provide " + ALGORITHM, e);
         }

@@ -16,12 +16,22 @@ import java.util.Optional;
 /** Accumulates one decision: every change to the instance records the event that tells subscribers about it. */
 public final class Transition {
 
+    private final Instance initial;
     private Instance instance;
     private final List<Object> events = new ArrayList<>();
     private final List<Timer> timers = new ArrayList<>();
 
     public Transition(Instance instance) {
+        this.initial = instance;
         this.instance = instance;
+    }
+
+    /**
+     * Whether the decision so far leaves everything as it was: every change replaces the instance (it is immutable)
+     * or adds an event or a timer, so an untouched instance with neither means there is nothing to write.
+     */
+    public boolean changedNothing() {
+        return instance == initial && events.isEmpty() && timers.isEmpty();
     }
 
     public Instance instance() {

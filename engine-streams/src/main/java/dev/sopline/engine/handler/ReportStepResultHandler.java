@@ -54,7 +54,9 @@ final class ReportStepResultHandler implements CommandHandler<ReportStepResult> 
         StepRun step = current.get();
         Transition transition = new Transition(instance);
         decider.behaviour(step).onResult(decider.context(transition, definition(instance), step, now), result);
-        return transition.decide(null);
+        // A heartbeat of a step declared without heartbeats, or one that moves no deadline, changes nothing: writing
+        // the instance again would cost a store write and changelog records for every heartbeat a worker sends.
+        return transition.changedNothing() ? Decision.ignore() : transition.decide(null);
     }
 
     /**

@@ -5,6 +5,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.github.f4b6a3.ulid.Ulid;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
 /** A replay mints the same callback id again; without the secret, nobody can work one out. */
@@ -43,5 +50,26 @@ class CallbackIdsTest {
     void shouldRefuseAShortSecretAndNeverShowIt() {
         assertThatThrownBy(() -> new CallbackIds(new byte[8])).isInstanceOf(IllegalArgumentException.class);
         assertThat(ids.toString()).doesNotContain(new String(SECRET, StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void shouldMintTheSameIdsFromManyThreadsAtOnce() throws Exception {
+        List<String> expected = IntStream.range(0, 2_000).mapToObj(attempt -> ids.of("default", "01JA", "verify", attempt)).toList();
+        CallbackIds shared = new CallbackIds(SECRET);
+        ExecutorService threads = Executors.newFixedThreadPool(8);
+        try {
+            List<Future<List<String>>> minted = new ArrayList<>();
+            for (int thread = 0; thread < 8; thread++) {
+                minted.add(threads.submit(() -> IntStream.range(0, 2_000).mapToObj(attempt -> {
+                    shared.resultKey("default", "01JA", "verify", attempt); // another hash in between, under the same key
+                    return shared.of("default", "01JA", "verify", attempt);
+                }).toList()));
+            }
+            for (Future<List<String>> each : minted) {
+                assertThat(each.get(30, TimeUnit.SECONDS)).isEqualTo(expected);
+            }
+        } finally {
+            threads.shutdownNow();
+        }
     }
 }

@@ -7,6 +7,7 @@ import dev.sopline.schemas.definition.StepType;
 import dev.sopline.schemas.event.StepReady;
 import dev.sopline.schemas.instance.InstanceState;
 import dev.sopline.schemas.instance.StepState;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
@@ -76,6 +77,40 @@ class HeartbeatTopologyTest {
 
         assertThat(engine.instance(ID).state()).as("the second and last attempt timed out too").isEqualTo(InstanceState.FAILED);
         assertThat(engine.instance(ID).error().code()).isEqualTo("heartbeat_timeout");
+    }
+
+    @Test
+    void shouldWriteNothingForHeartbeatsOfAStepDeclaredWithoutThem() {
+        String id = "01JAAAAAAAAAAAAAAAAAAAAAAB";
+        engine.register("plain-build", """
+                engine: "0.1"
+                process:
+                  name: plain-build
+                  version: "1.0"
+                  steps:
+                    - id: build
+                      type: automated
+                      run: reports.build
+                      timeout: 5s
+                      outputs:
+                        - name: url
+                """.getBytes(StandardCharsets.UTF_8));
+        engine.start(id, "plain-build", Map.of());
+        engine.readySteps(StepType.AUTOMATED);
+        engine.changelogKeys(EngineTopology.INSTANCES_STORE);
+        engine.changelogKeys(EngineTopology.HISTORY_STORE);
+        int eventsBefore = engine.events().size();
+
+        for (int heartbeat = 0; heartbeat < 20; heartbeat++) {
+            engine.heartbeat(id, "build", 1);
+        }
+
+        assertThat(engine.changelogKeys(EngineTopology.INSTANCES_STORE)).as("instance records written for 20 heartbeats").isEmpty();
+        assertThat(engine.changelogKeys(EngineTopology.HISTORY_STORE)).as("history records written for 20 heartbeats").isEmpty();
+        assertThat(engine.events()).hasSize(eventsBefore);
+        engine.advance(Duration.ofSeconds(6));
+        assertThat(engine.instance(id).step("build").orElseThrow().attempt()).as("the step still times out at its own limit").isEqualTo(1);
+        assertThat(engine.instance(id).state()).isEqualTo(InstanceState.FAILED);
     }
 
     private StepRun build() {

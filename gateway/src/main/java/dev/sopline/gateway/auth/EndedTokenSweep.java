@@ -7,6 +7,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.stereotype.Component;
 
@@ -18,16 +19,31 @@ import org.springframework.stereotype.Component;
 public class EndedTokenSweep implements SmartLifecycle {
 
     static final Duration KEPT_AFTER_ENDING = Duration.ofDays(1);
-    private static final Duration EVERY = Duration.ofHours(1);
+    static final Duration EVERY = Duration.ofHours(1);
     /** Soon after start, so that a replica restarted more often than hourly still sweeps. */
-    private static final Duration FIRST_AFTER = Duration.ofMinutes(1);
+    static final Duration FIRST_AFTER = Duration.ofMinutes(1);
     private static final Logger LOG = LoggerFactory.getLogger(EndedTokenSweep.class);
 
-    private final TokenRegistry tokens;
+    /** What one sweep does: forget the tokens that ended before the cutoff, as of now; how many were forgotten. */
+    @FunctionalInterface
+    interface Forgetting {
+        int forgetEndedBefore(Instant cutoff, Instant now);
+    }
+
+    private final Forgetting tokens;
+    private final Duration firstAfter;
+    private final Duration every;
     private volatile ScheduledExecutorService scheduler;
 
+    @Autowired
     public EndedTokenSweep(TokenRegistry tokens) {
+        this(tokens::forgetEndedBefore, FIRST_AFTER, EVERY);
+    }
+
+    EndedTokenSweep(Forgetting tokens, Duration firstAfter, Duration every) {
         this.tokens = tokens;
+        this.firstAfter = firstAfter;
+        this.every = every;
     }
 
     /** @return how many token records were deleted */
@@ -52,7 +68,7 @@ public class EndedTokenSweep implements SmartLifecycle {
                 // The next sweep tries again; a broker away for an hour is reported by health, not here.
                 LOG.warn("Sweeping ended tokens failed: {}", e.toString());
             }
-        }, FIRST_AFTER.toMinutes(), EVERY.toMinutes(), TimeUnit.MINUTES);
+        }, firstAfter.toMillis(), every.toMillis(), TimeUnit.MILLISECONDS);
     }
 
     @Override
