@@ -43,6 +43,17 @@ public final class ProcessHandler {
             return ProcessDecision.reply(CommandReply.invalid(command.commandId(), ErrorCodes.INVALID_DEFINITION,
                     violation.message(), List.of(violation)));
         }
+        Optional<String> sameNumber = versions.versions().keySet().stream()
+                .filter(version -> ProcessVersions.sameNumber(version, definition.version()))
+                .findFirst();
+        if (sameNumber.isPresent()) {
+            // "1.0.0" beside "1.0": two keys for one number would leave which is the latest to the order of a listing.
+            Violation violation = Violation.of("process.version", ViolationCode.VERSION_EXISTS,
+                    "Expected a new version number, but %s is the same number as version %s of '%s', already published"
+                            .formatted(definition.version(), sameNumber.get(), definition.name()));
+            return ProcessDecision.reply(CommandReply.invalid(command.commandId(), ErrorCodes.INVALID_DEFINITION,
+                    violation.message(), List.of(violation)));
+        }
         PublishedVersion published = new PublishedVersion(definition, command.source(), now);
         ProcessVersions record = ProcessVersions.single(command.workspace(), definition.name(), definition.version(), published);
         long recordBytes = JsonSize.of(record);

@@ -596,6 +596,26 @@ class EngineTopologyTest {
         assertThat(different.details()).extracting(Violation::field, Violation::code).containsExactly(tuple("process.version", "version_exists"));
     }
 
+    @Test
+    void shouldRejectAVersionThatIsTheSameNumberAsAPublishedOne() {
+        // given
+        String yaml = new String(EngineHarness.resource("two-step.yaml"), StandardCharsets.UTF_8);
+        engine.register("two-step 1.0.0", yaml.replace("version: \"1.0\"", "version: \"1.0.0\"").getBytes(StandardCharsets.UTF_8));
+
+        // when
+        CommandReply shorter = engine.register("two-step.yaml");
+        CommandReply padded = engine.register("two-step 01.0", yaml.replace("version: \"1.0\"", "version: \"01.0\"").getBytes(StandardCharsets.UTF_8));
+        CommandReply next = engine.register("two-step 1.0.1", yaml.replace("version: \"1.0\"", "version: \"1.0.1\"").getBytes(StandardCharsets.UTF_8));
+
+        // then
+        for (CommandReply refused : List.of(shorter, padded)) {
+            assertThat(refused.status()).isEqualTo(422);
+            assertThat(refused.details()).extracting(Violation::field, Violation::code).containsExactly(tuple("process.version", "version_exists"));
+            assertThat(refused.message()).contains("same number as version 1.0.0");
+        }
+        assertThat(next.status()).isEqualTo(201);
+    }
+
     // --- schedules
 
     @Test

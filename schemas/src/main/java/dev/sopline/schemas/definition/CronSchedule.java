@@ -7,13 +7,16 @@ import com.cronutils.model.time.ExecutionTime;
 import com.cronutils.parser.CronParser;
 import java.time.DateTimeException;
 import java.time.Instant;
+import java.time.LocalDateTime;
 import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
 import java.util.Map;
 import java.util.Optional;
 
 /**
  * A schedule trigger's cron: standard 5-field Unix cron read by cron-utils, plus the usual macros, evaluated in an
- * IANA time zone (daylight-saving changes are the library's to get right).
+ * IANA time zone, daylight-saving changes included (see {@link #nextAfter}).
  */
 public final class CronSchedule {
 
@@ -26,6 +29,9 @@ public final class CronSchedule {
             "@daily", "0 0 * * *",
             "@midnight", "0 0 * * *",
             "@hourly", "0 * * * *");
+
+    /** Local fire times looked at for one in a gap: the gap is at most a few hours, so the first few suffice. */
+    private static final int MAX_GAP_CANDIDATES = 8;
 
     private final String expression;
     private final ZoneId zone;
@@ -84,9 +90,37 @@ public final class CronSchedule {
         }
     }
 
-    /** The first fire strictly after {@code instant}. */
+    /**
+     * The first fire strictly after {@code instant}. A fire whose wall-clock time does not exist that day, because the
+     * clocks sprang forward over it ({@code 30 2 * * *} in New York on the second Sunday of March), fires at that time
+     * moved on by the gap (03:30), as {@code java.time} places a local time in a gap: cron-utils alone would skip the
+     * day, and a daily or weekly run would be lost. Fires after a fall-back are cron-utils' own: a fire whose time
+     * repeats fires once, an hourly one in both hours.
+     */
     public Optional<Instant> nextAfter(Instant instant) {
-        return executionTime.nextExecution(instant.atZone(zone)).map(next -> next.toInstant());
+        Optional<Instant> next = executionTime.nextExecution(instant.atZone(zone)).map(ZonedDateTime::toInstant);
+        return skippedBySpringForward(instant, next).or(() -> next);
+    }
+
+    /** The earliest fire before {@code next} whose local time fell in a gap, moved past the gap. */
+    private Optional<Instant> skippedBySpringForward(Instant after, Optional<Instant> next) {
+        // The schedule read on the local clock, as if it never changed: UTC has no gaps.
+        LocalDateTime local = LocalDateTime.ofInstant(after, zone);
+        for (int candidates = 0; candidates < MAX_GAP_CANDIDATES; candidates++) {
+            Optional<LocalDateTime> onClock = executionTime.nextExecution(local.atZone(ZoneOffset.UTC)).map(ZonedDateTime::toLocalDateTime);
+            if (onClock.isEmpty()) {
+                return Optional.empty();
+            }
+            local = onClock.get();
+            Instant at = ZonedDateTime.ofLocal(local, zone, null).toInstant();
+            if (next.isPresent() && !at.isBefore(next.get())) {
+                return Optional.empty();
+            }
+            if (at.isAfter(after) && zone.getRules().getValidOffsets(local).isEmpty()) {
+                return Optional.of(at);
+            }
+        }
+        return Optional.empty();
     }
 
     public String expression() {

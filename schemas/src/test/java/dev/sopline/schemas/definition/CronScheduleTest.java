@@ -26,6 +26,49 @@ class CronScheduleTest {
     }
 
     @Test
+    void shouldFireADailyRunTheClocksSprangOverAnHourLaterThatDay() {
+        // New York sprang forward at 02:00 on 2024-03-10: 02:30 did not exist that day
+        CronSchedule daily = CronSchedule.parse("30 2 * * *", "America/New_York");
+        Instant springForwardDay = daily.nextAfter(Instant.parse("2024-03-09T07:30:00Z")).orElseThrow(); // 02:30 EST on the 9th
+
+        assertThat(springForwardDay).isEqualTo(Instant.parse("2024-03-10T07:30:00Z")); // 03:30 EDT
+        assertThat(daily.nextAfter(springForwardDay)).contains(Instant.parse("2024-03-11T06:30:00Z")); // 02:30 EDT
+    }
+
+    @Test
+    void shouldFireAWeeklyRunTheClocksSprangOver() {
+        // Paris sprang forward at 02:00 on Sunday 2024-03-31
+        CronSchedule weekly = CronSchedule.parse("0 2 * * 0", "Europe/Paris");
+
+        assertThat(weekly.nextAfter(Instant.parse("2024-03-24T01:00:00Z"))).contains(Instant.parse("2024-03-31T01:00:00Z")); // 03:00 CEST
+    }
+
+    @Test
+    void shouldNotFireTwiceOrBunchUpAroundAGap() {
+        CronSchedule quarterly = CronSchedule.parse("*/15 * * * *", "America/New_York");
+        Instant at = Instant.parse("2024-03-10T06:30:00Z"); // 01:30 EST
+        List<Instant> fires = new java.util.ArrayList<>();
+        for (int fire = 0; fire < 4; fire++) {
+            at = quarterly.nextAfter(at).orElseThrow();
+            fires.add(at);
+        }
+
+        // 01:45 EST, then 03:00, 03:15, 03:30 EDT: the gap's quarters are not made up
+        assertThat(fires).containsExactly(Instant.parse("2024-03-10T06:45:00Z"), Instant.parse("2024-03-10T07:00:00Z"),
+                Instant.parse("2024-03-10T07:15:00Z"), Instant.parse("2024-03-10T07:30:00Z"));
+    }
+
+    @Test
+    void shouldFireOnceWhenTheClocksFallBackOverTheFireTime() {
+        // New York fell back at 02:00 EDT on 2024-11-03: 01:30 came twice
+        CronSchedule daily = CronSchedule.parse("30 1 * * *", "America/New_York");
+        Instant first = daily.nextAfter(Instant.parse("2024-11-03T04:00:00Z")).orElseThrow(); // from 00:00 EDT
+
+        assertThat(first).isEqualTo(Instant.parse("2024-11-03T05:30:00Z")); // 01:30 EDT
+        assertThat(daily.nextAfter(first)).contains(Instant.parse("2024-11-04T06:30:00Z")); // 01:30 EST the next day
+    }
+
+    @Test
     void shouldExpandEveryMacroWhenUsed() {
         assertThat(CronSchedule.parse("@hourly", "UTC").nextAfter(MONDAY_0830_UTC)).contains(Instant.parse("2026-01-05T09:00:00Z"));
         assertThat(CronSchedule.parse("@daily", "UTC").nextAfter(MONDAY_0830_UTC)).contains(Instant.parse("2026-01-06T00:00:00Z"));

@@ -63,7 +63,7 @@ public record ProcessVersions(String workspace, String name, Map<String, Publish
         return Optional.ofNullable(versions.get(version));
     }
 
-    /** The highest version, compared numerically part by part ({@code 1.10} after {@code 1.9}). */
+    /** The highest version, compared numerically part by part ({@code 1.10} after {@code 1.9}; see {@link #VERSION_ORDER}). */
     public Optional<PublishedVersion> latest() {
         return versions.keySet().stream().max(VERSION_ORDER).map(versions::get);
     }
@@ -84,8 +84,22 @@ public record ProcessVersions(String workspace, String name, Map<String, Publish
                 return Long.compare(x, y);
             }
         }
-        return 0;
+        // Equal as numbers ("1.0" and "1.0.0", "01.0" and "1.0"): still one order, the same wherever the versions are
+        // listed from, so that every replica and every read takes the same one as the latest.
+        return left.compareTo(right);
     };
+
+    /** Whether two version strings name the same number ({@code 1.0}, {@code 1.0.0}, {@code 01.0}). */
+    public static boolean sameNumber(String left, String right) {
+        String[] a = left.split("\\.");
+        String[] b = right.split("\\.");
+        for (int i = 0; i < Math.max(a.length, b.length); i++) {
+            if ((i < a.length ? parse(a[i]) : 0) != (i < b.length ? parse(b[i]) : 0)) {
+                return false;
+            }
+        }
+        return true;
+    }
 
     private static long parse(String part) {
         try {
