@@ -13,11 +13,15 @@ import io.swagger.v3.oas.annotations.tags.Tag;
 import dev.sopline.gateway.command.CommandBus;
 import dev.sopline.gateway.engine.EngineAccess;
 import dev.sopline.gateway.web.ApiException;
+import dev.sopline.gateway.workspace.WorkspaceLocks;
 import dev.sopline.schemas.command.CommandReply;
 import dev.sopline.schemas.command.ErrorCodes;
 import dev.sopline.schemas.command.RegisterProcess;
 import dev.sopline.schemas.definition.ProcessDefinition;
 import dev.sopline.schemas.definition.ProcessFiles;
+import dev.sopline.schemas.definition.TriggerType;
+import dev.sopline.schemas.validation.Violation;
+import dev.sopline.schemas.validation.ViolationCode;
 import jakarta.servlet.http.HttpServletRequest;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -25,6 +29,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import org.springframework.beans.factory.annotation.Value;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -44,12 +49,20 @@ public class ProcessController {
     private final CommandBus commands;
     private final RequestScope scope;
     private final DefinitionVisibility visibility;
+    private final WorkspaceLocks locks;
+    private final int maxScheduledPerWorkspace;
 
-    public ProcessController(EngineAccess engine, CommandBus commands, RequestScope scope, DefinitionVisibility visibility) {
+    /** Scheduled processes per workspace unless {@code SOP_MAX_SCHEDULED_PROCESSES} says otherwise (see {@link #refuseScheduleOverLimit}). */
+    public static final int DEFAULT_MAX_SCHEDULED_PER_WORKSPACE = 100;
+
+    public ProcessController(EngineAccess engine, CommandBus commands, RequestScope scope, DefinitionVisibility visibility, WorkspaceLocks locks,
+                             @Value("${sop.max-scheduled-processes:" + DEFAULT_MAX_SCHEDULED_PER_WORKSPACE + "}") int maxScheduledPerWorkspace) {
         this.engine = engine;
         this.commands = commands;
         this.scope = scope;
         this.visibility = visibility;
+        this.locks = locks;
+        this.maxScheduledPerWorkspace = maxScheduledPerWorkspace;
     }
 
     @Operation(operationId = "listProcesses", summary = "List the published processes",
@@ -97,13 +110,46 @@ public class ProcessController {
             throw new ApiException(422, ErrorCodes.INVALID_DEFINITION, "Expected a valid process file; see details", invalid.violations());
         }
         ProcessFiles.Loaded loaded = (ProcessFiles.Loaded) result;
-        CommandReply reply = commands.send(new RegisterProcess(UUID.randomUUID().toString(), workspace, loaded.file(),
-                new String(bytes, StandardCharsets.UTF_8)));
-        if (reply.isSuccess()) {
-            ProcessDefinition definition = loaded.file().process();
-            visibility.awaitVisible(workspace, definition.name(), definition.version());
-        }
+        ProcessDefinition definition = loaded.file().process();
+        RegisterProcess register = new RegisterProcess(UUID.randomUUID().toString(), workspace, loaded.file(), new String(bytes, StandardCharsets.UTF_8));
+        CommandReply reply = isScheduled(definition)
+                // Counted and registered as one step, so a burst of registrations cannot all pass the count.
+                ? locks.exclusively(workspace, () -> {
+                    refuseScheduleOverLimit(workspace, definition.name());
+                    return registerAndAwait(register);
+                })
+                : registerAndAwait(register);
         return Replies.toResponse(reply, body -> body);
+    }
+
+    private CommandReply registerAndAwait(RegisterProcess register) {
+        CommandReply reply = commands.send(register);
+        if (reply.isSuccess()) {
+            ProcessDefinition definition = register.file().process();
+            visibility.awaitVisible(register.workspace(), definition.name(), definition.version());
+        }
+        return reply;
+    }
+
+    /**
+     * Each scheduled process starts instances on its own, on the engine every workspace shares: one workspace holds at
+     * most {@code SOP_MAX_SCHEDULED_PROCESSES} of them. A new version of a process already scheduled is not one more.
+     */
+    private void refuseScheduleOverLimit(String workspace, String process) {
+        List<String> scheduled = engine.queries().processes(workspace).stream()
+                .filter(versions -> !versions.retired())
+                .filter(versions -> versions.latest().map(latest -> isScheduled(latest.definition())).orElse(false))
+                .map(ProcessVersions::name)
+                .toList();
+        if (scheduled.size() >= maxScheduledPerWorkspace && !scheduled.contains(process)) {
+            String message = "Expected at most " + maxScheduledPerWorkspace
+                    + " processes with a schedule in a workspace; give one of them another trigger, or a new version without its schedule, first";
+            throw new ApiException(422, "invalid_request", message, List.of(Violation.of("workspace", ViolationCode.LIMIT_REACHED, message)));
+        }
+    }
+
+    private static boolean isScheduled(ProcessDefinition definition) {
+        return definition.trigger() != null && definition.trigger().type() == TriggerType.SCHEDULE;
     }
 
     private static Map<String, Object> summary(ProcessDefinition definition) {

@@ -37,6 +37,8 @@ abstract class GatewayTestBase {
         registry.add("sop.rate-limit.burst", () -> "2000");
         // Short, so the read-timeout tests wait seconds, not the default 10.
         registry.add("sop.request-read-timeout", () -> "2s");
+        // Low, so the limit is reached in a few registrations (WorkspaceBoundsIT); the default is 100.
+        registry.add("sop.max-scheduled-processes", () -> "10");
         // Test receivers listen on loopback; the destination policy itself is tested with this off.
         registry.add("sop.webhook.allow-private", () -> "true");
         // Deleted as the JVM exits, once the cached context shared by every test class is closed.

@@ -52,6 +52,49 @@ class WorkspaceBoundsIT extends GatewayTestBase {
     }
 
     @Test
+    void shouldRefuseTheScheduledProcessPastTheLimitInAWorkspaceButNotOtherProcessesOrNewVersions() throws Exception {
+        SopApi admin = WorkspaceIsolationIT.createWorkspace(this, "schedules").admin();
+        // SOP_MAX_SCHEDULED_PROCESSES is 10 here (GatewayTestBase)
+        List<Integer> statuses = inParallel(10, i -> admin.register(scheduled("nightly-" + i, "1.0", "@daily")).status());
+        assertThat(statuses).containsOnly(201);
+
+        SopApi.Response refused = admin.register(scheduled("nightly-10", "1.0", "@daily"));
+
+        assertThat(refused.status()).as(refused.body()).isEqualTo(422);
+        assertThat(refused.json().path("error").asString()).isEqualTo("invalid_request");
+        assertThat(refused.json().path("details").get(0).path("code").asString()).isEqualTo("limit_reached");
+        assertThat(refused.json().path("message").asString()).contains("at most 10 processes with a schedule");
+        assertThat(admin.get("/sop/").json().size()).isEqualTo(10);
+        assertThat(admin.register(scheduled("nightly-7", "2.0", "@hourly")).status()).as("a new version of a scheduled process").isEqualTo(201);
+        assertThat(admin.register("""
+                engine: "0.1"
+                process:
+                  name: by-hand
+                  version: "1.0"
+                  steps:
+                    - id: report
+                      type: form
+                """).status()).as("a process without a schedule").isEqualTo(201);
+        SopApi other = WorkspaceIsolationIT.createWorkspace(this, "other-schedules").admin();
+        assertThat(other.register(scheduled("nightly-10", "1.0", "@daily")).status()).isEqualTo(201);
+    }
+
+    private static String scheduled(String name, String version, String cron) {
+        return """
+                engine: "0.1"
+                process:
+                  name: %s
+                  version: "%s"
+                  trigger:
+                    type: schedule
+                    cron: "%s"
+                  steps:
+                    - id: report
+                      type: form
+                """.formatted(name, version, cron);
+    }
+
+    @Test
     void shouldLetNoMoreThanTwentyWebhooksThroughWhenAskedAllAtOnce() throws Exception {
         SopApi admin = WorkspaceIsolationIT.createWorkspace(this, "burst").admin();
 

@@ -70,7 +70,12 @@ public final class CronSchedule {
                     .formatted(cron));
         }
         try {
-            PARSER.parse(expanded).validate();
+            Cron parsed = PARSER.parse(expanded).validate();
+            // A date no calendar has (30 February) reads as a valid cron and would never fire: the schedule would be
+            // registered, and nothing would ever start.
+            if (ExecutionTime.forCron(parsed).nextExecution(ZonedDateTime.now(ZoneOffset.UTC)).isEmpty()) {
+                return Optional.of("Expected a cron expression that fires, but '%s' names no date that exists".formatted(cron));
+            }
             return Optional.empty();
         } catch (IllegalArgumentException e) {
             return Optional.of("Expected a valid cron expression, but '%s': %s".formatted(cron, e.getMessage()));

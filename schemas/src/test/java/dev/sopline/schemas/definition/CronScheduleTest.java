@@ -92,6 +92,9 @@ class CronScheduleTest {
             assertThatThrownBy(() -> CronSchedule.parse(bad, "UTC")).as(bad).isInstanceOf(IllegalArgumentException.class);
         }
         assertThat(CronSchedule.cronProblem("*/15 8-18 * * MON-FRI")).isEmpty();
+        assertThat(CronSchedule.cronProblem("0 0 30 2 *")).as("30 February").hasValueSatisfying(problem -> assertThat(problem).contains("no date that exists"));
+        assertThat(CronSchedule.cronProblem("0 0 31 4 *")).as("31 April").isPresent();
+        assertThat(CronSchedule.cronProblem("0 0 29 2 *")).as("29 February, in leap years").isEmpty();
     }
 
     @Test

@@ -18,7 +18,7 @@ public final class ErrorCatalog {
             Map.entry("startInstance", Map.of("422", List.of("invalid_inputs", "idempotency_key_reused"))),
             Map.entry("submitStep", Map.of("422", List.of("invalid_outputs", "invalid_transition", "idempotency_key_reused"))),
             Map.entry("cancelInstance", Map.of("422", List.of("invalid_transition", "idempotency_key_reused"))),
-            Map.entry("registerProcess", Map.of("422", List.of("invalid_definition"))),
+            Map.entry("registerProcess", Map.of("422", List.of("invalid_definition", "invalid_request"))),
             Map.entry("listInstances", Map.of("400", List.of("invalid_parameter"))),
             Map.entry("listPendingSteps", Map.of("400", List.of("invalid_parameter"))),
             Map.entry("getInstanceHistory", Map.of("400", List.of("invalid_parameter"))),
