@@ -14,9 +14,11 @@ import dev.sopline.gateway.command.CommandBus;
 import dev.sopline.gateway.engine.EngineAccess;
 import dev.sopline.gateway.web.ApiException;
 import dev.sopline.gateway.workspace.WorkspaceLocks;
+import dev.sopline.gateway.workspace.WorkspaceRegistry;
 import dev.sopline.schemas.command.CommandReply;
 import dev.sopline.schemas.command.ErrorCodes;
 import dev.sopline.schemas.command.RegisterProcess;
+import dev.sopline.schemas.command.RetireProcess;
 import dev.sopline.schemas.definition.ProcessDefinition;
 import dev.sopline.schemas.definition.ProcessFiles;
 import dev.sopline.schemas.definition.TriggerType;
@@ -50,18 +52,20 @@ public class ProcessController {
     private final RequestScope scope;
     private final DefinitionVisibility visibility;
     private final WorkspaceLocks locks;
+    private final WorkspaceRegistry workspaces;
     private final int maxScheduledPerWorkspace;
 
     /** Scheduled processes per workspace unless {@code SOP_MAX_SCHEDULED_PROCESSES} says otherwise (see {@link #refuseScheduleOverLimit}). */
     public static final int DEFAULT_MAX_SCHEDULED_PER_WORKSPACE = 100;
 
     public ProcessController(EngineAccess engine, CommandBus commands, RequestScope scope, DefinitionVisibility visibility, WorkspaceLocks locks,
-                             @Value("${sop.max-scheduled-processes:" + DEFAULT_MAX_SCHEDULED_PER_WORKSPACE + "}") int maxScheduledPerWorkspace) {
+                             WorkspaceRegistry workspaces, @Value("${sop.max-scheduled-processes:" + DEFAULT_MAX_SCHEDULED_PER_WORKSPACE + "}") int maxScheduledPerWorkspace) {
         this.engine = engine;
         this.commands = commands;
         this.scope = scope;
         this.visibility = visibility;
         this.locks = locks;
+        this.workspaces = workspaces;
         this.maxScheduledPerWorkspace = maxScheduledPerWorkspace;
     }
 
@@ -127,8 +131,26 @@ public class ProcessController {
         if (reply.isSuccess()) {
             ProcessDefinition definition = register.file().process();
             visibility.awaitVisible(register.workspace(), definition.name(), definition.version());
+            if (workspaces.isDeleted(register.workspace())) {
+                return retireLateArrival(register);
+            }
         }
         return reply;
+    }
+
+    /**
+     * The workspace was deleted while this registration was on its way (its token was checked before): the deletion
+     * retires the processes it lists, after marking the workspace deleted, and may have listed them before this one
+     * was decided. Retired here, its schedule never fires in a workspace nobody can see into any more.
+     */
+    private CommandReply retireLateArrival(RegisterProcess register) {
+        String process = register.file().process().name();
+        CommandReply retired = commands.send(new RetireProcess(UUID.randomUUID().toString(), register.workspace(), process));
+        if (retired.isSuccess()) {
+            visibility.awaitRetired(register.workspace(), process);
+        }
+        throw new ApiException(401, ErrorCodes.UNAUTHORIZED,
+                "Expected workspace '%s' to exist, but it was deleted while process '%s' was being registered".formatted(register.workspace(), process));
     }
 
     /**

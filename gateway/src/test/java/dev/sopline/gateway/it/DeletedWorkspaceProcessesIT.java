@@ -8,6 +8,9 @@ import dev.sopline.gateway.engine.EngineAccess;
 import dev.sopline.gateway.it.WorkspaceIsolationIT.Workspace;
 import dev.sopline.schemas.command.CommandReply;
 import dev.sopline.schemas.command.StartInstance;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -59,6 +62,35 @@ class DeletedWorkspaceProcessesIT extends GatewayTestBase {
             assertThat(reply.error()).isEqualTo("not_found");
             assertThat(engine.queries().instance(doomed.name(), start.instanceId())).isEmpty();
         }
+    }
+
+    @Test
+    void shouldRetireAProcessWhoseRegistrationArrivesAfterItsWorkspaceWasDeleted() throws Exception {
+        Workspace doomed = WorkspaceIsolationIT.createWorkspace(this, "late-register");
+        String boundary = "----late";
+        byte[] body = ("--" + boundary + "\r\nContent-Disposition: form-data; name=\"file\"; filename=\"p.yaml\"\r\n"
+                + "Content-Type: application/yaml\r\n\r\n" + EVERY_MINUTE + "\r\n--" + boundary + "--\r\n").getBytes(StandardCharsets.UTF_8);
+        try (Socket socket = new Socket("127.0.0.1", port)) {
+            socket.setSoTimeout(30_000);
+            OutputStream out = socket.getOutputStream();
+            // The token is checked as the headers arrive; the file is still on its way when the workspace is deleted.
+            out.write(("POST /sop/processes/register HTTP/1.1\r\nHost: localhost\r\nX-SOP-Token: " + doomed.token()
+                    + "\r\nContent-Type: multipart/form-data; boundary=" + boundary + "\r\nContent-Length: " + body.length
+                    + "\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+            out.write(body, 0, 10);
+            out.flush();
+            Thread.sleep(300);
+            assertThat(api().delete("/workspaces/" + doomed.name()).status()).isEqualTo(204);
+            out.write(body, 10, body.length - 10);
+            out.flush();
+
+            String answer = new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+
+            assertThat(answer).startsWith("HTTP/1.1 401").contains("was deleted while process 'minutely' was being registered");
+        }
+        assertThat(engine.queries().process(doomed.name(), "minutely")).hasValueSatisfying(process -> assertThat(process.retired()).isTrue());
+        CommandReply scheduled = commands.send(start(doomed.name(), StartInstance.SCHEDULE, "1.0"));
+        assertThat(scheduled.status()).as("a schedule fire of it").isEqualTo(404);
     }
 
     private StartInstance start(String workspace, String origin, String seenVersion) {
