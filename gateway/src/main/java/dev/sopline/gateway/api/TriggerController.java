@@ -26,6 +26,9 @@ import dev.sopline.schemas.definition.ProcessDefinition;
 import dev.sopline.schemas.definition.TriggerAuth;
 import dev.sopline.schemas.definition.TriggerType;
 import jakarta.servlet.http.HttpServletRequest;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.springframework.http.ResponseEntity;
@@ -85,6 +88,15 @@ public class TriggerController {
         return start(workspace, process, body, request);
     }
 
+    /** The key of a body, for processes that take each body once ({@code trigger.auth.dedupe_body}). */
+    private static String bodyKey(byte[] raw) {
+        try {
+            return "body-sha256:" + HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(raw));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("Expected the JVM to provide SHA-256", e);
+        }
+    }
+
     private ResponseEntity<Object> start(String workspace, String process, byte[] body, HttpServletRequest request) {
         ProcessDefinition definition = engine.queries().latestVersion(workspace, process)
                 .map(latest -> latest.definition())
@@ -109,11 +121,12 @@ public class TriggerController {
                 inputs.put(input.name(), payloadMap.get(input.name()));
             }
         }
-        // Providers redeliver: the process's delivery header, or an Idempotency-Key, makes a redelivery answer as the first.
+        // Providers redeliver: the body itself where the process says so, else its delivery header, or an
+        // Idempotency-Key, makes a redelivery answer as the first.
         String deliveryId = auth.deliveryHeader() == null ? null : request.getHeader(auth.deliveryHeader());
         // The delivery header first, where the process names one: an Idempotency-Key is not signed, and preferring it let
         // anyone who replays a signed delivery add a fresh key and start another instance with it.
-        String keyValue = deliveryId != null ? deliveryId : request.getHeader(IdempotencyKeys.HEADER);
+        String keyValue = auth.dedupesBody() ? bodyKey(raw) : deliveryId != null ? deliveryId : request.getHeader(IdempotencyKeys.HEADER);
         Optional<IdempotencyKey> key = idempotency.of(keyValue, request, workspace, "trigger:" + process, raw);
         String instanceId = key.map(found -> commands.instanceIdOnPartitionOf(found.scope())).orElseGet(() -> UlidCreator.getMonotonicUlid().toString());
         StartInstance start = new StartInstance(InstanceController.newCommandId(), workspace, instanceId, process, inputs, payloadMap,

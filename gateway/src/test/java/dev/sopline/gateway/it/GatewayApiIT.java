@@ -503,4 +503,29 @@ class GatewayApiIT extends GatewayTestBase {
         SopApi.Response replay = anonymous.postRaw("/sop/triggers/onboarding", body, replayed);
         assertThat(replay.json().path("id").asString()).isEqualTo(first.json().path("id").asString());
     }
+
+    @Test
+    void shouldTakeEachBodyOnceWhenTheProcessDedupesBodiesWhateverTheDeliveryId() {
+        String once = ONBOARDING.replace("name: onboarding", "name: onboarding-once")
+                .replace("delivery_header: X-Delivery-Id", "delivery_header: X-Delivery-Id\n      dedupe_body: true");
+        assertThat(api.register(once).status()).isEqualTo(201);
+        String body = "{\"email\":\"captured@example.com\",\"plan\":\"pro\",\"sent\":\"" + java.util.UUID.randomUUID() + "\"}";
+        String signature = SignatureVerifier.sign(TRIGGER_SECRET, body.getBytes(StandardCharsets.UTF_8));
+        SopApi anonymous = api.withToken(null);
+
+        SopApi.Response first = anonymous.postRaw("/sop/triggers/onboarding-once", body,
+                Map.of("X-Hub-Signature-256", signature, "X-Delivery-Id", "delivery-1"));
+        // The captured call sent again with another delivery id: only the body is signed.
+        SopApi.Response replayed = anonymous.postRaw("/sop/triggers/onboarding-once", body,
+                Map.of("X-Hub-Signature-256", signature, "X-Delivery-Id", "delivery-2"));
+        String other = body.replace("captured@", "another@");
+        SopApi.Response another = anonymous.postRaw("/sop/triggers/onboarding-once", other,
+                Map.of("X-Hub-Signature-256", SignatureVerifier.sign(TRIGGER_SECRET, other.getBytes(StandardCharsets.UTF_8)), "X-Delivery-Id", "delivery-2"));
+
+        assertThat(first.status()).as(first.body()).isEqualTo(201);
+        assertThat(replayed.status()).isEqualTo(201);
+        assertThat(replayed.json().path("id").asString()).isEqualTo(first.json().path("id").asString());
+        assertThat(another.status()).isEqualTo(201);
+        assertThat(another.json().path("id").asString()).isNotEqualTo(first.json().path("id").asString());
+    }
 }

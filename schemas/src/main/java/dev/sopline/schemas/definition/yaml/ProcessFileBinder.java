@@ -34,7 +34,7 @@ final class ProcessFileBinder {
     private static final Set<String> PROCESS_FIELDS =
             Set.of("name", "version", "owner", "description", "trigger", "inputs", "outputs", "steps");
     private static final Set<String> TRIGGER_FIELDS = Set.of("type", "cron", "timezone", "inputs", "auth");
-    private static final Set<String> AUTH_FIELDS = Set.of("secret_env", "header", "prefix", "encoding", "delivery_header");
+    private static final Set<String> AUTH_FIELDS = Set.of("secret_env", "header", "prefix", "encoding", "delivery_header", "dedupe_body");
     private static final Set<String> INPUT_FIELDS = Set.of("name", "type", "required", "values", "description");
     private static final Set<String> OUTPUT_FIELDS = Set.of("name", "type", "values", "value", "description", "label");
     /** A step's outputs may also say whether a submit must carry them; the process's outputs are never submitted. */
@@ -170,7 +170,8 @@ final class ProcessFileBinder {
         String encoding = reader.oneOf(map, path, "encoding", false, List.of(TriggerAuth.HEX, TriggerAuth.BASE64),
                 value -> Optional.of(value).filter(v -> v.equals(TriggerAuth.HEX) || v.equals(TriggerAuth.BASE64)));
         return new TriggerAuth(reader.string(map, path, "secret_env", true), reader.string(map, path, "header", false),
-                reader.string(map, path, "prefix", false), encoding, reader.string(map, path, "delivery_header", false));
+                reader.string(map, path, "prefix", false), encoding, reader.string(map, path, "delivery_header", false),
+                reader.bool(map, path, "dedupe_body"));
     }
 
     private InputDeclaration input(Item item) {
