@@ -106,8 +106,9 @@ public class TriggerController {
         TriggerAuth auth = definition.trigger().auth();
         String secret = secrets.secret(auth.secretEnv()).orElse(null);
         if (secret == null) {
+            // The variable is not named: the caller holds no token, and the process's owners can read it in its file.
             throw new ApiException(500, ErrorCodes.TRIGGER_MISCONFIGURED,
-                    "Expected the environment variable %s to hold the trigger's secret, but it is not set".formatted(auth.secretEnv()));
+                    "Expected the environment variable the process names in trigger.auth.secret_env to hold the trigger's secret, but it is not set");
         }
         byte[] raw = body == null ? new byte[0] : body;
         if (!SignatureVerifier.verify(auth, secret, raw, request.getHeader(auth.header()))) {

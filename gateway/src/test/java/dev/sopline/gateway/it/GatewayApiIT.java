@@ -328,6 +328,7 @@ class GatewayApiIT extends GatewayTestBase {
         assertThat(tampered.status()).isEqualTo(401);
         assertThat(unset.status()).isEqualTo(500);
         assertThat(unset.json().path("error").asString()).isEqualTo("trigger_misconfigured");
+        assertThat(unset.body()).as("the variable's name, to a caller without a token").doesNotContain("NOT_SET_ANYWHERE");
         assertThat(unknown.status()).isEqualTo(404);
     }
 

@@ -13,8 +13,12 @@ import java.util.Set;
  */
 public final class ReservedEnvironmentNames {
 
-    /** Prefixes of the platform's and its runtime's settings. */
-    public static final List<String> PREFIXES = List.of("SOP_", "KAFKA_", "JAVA_", "SPRING_");
+    /**
+     * Prefixes of the platform's and its runtime's settings, the judgment agent's model keys ({@code OPENAI_API_KEY},
+     * {@code ANTHROPIC_API_KEY}) included: a trigger keyed by one would tell its caller, 401 or 500, whether the
+     * platform holds that key, and take the key as its secret.
+     */
+    public static final List<String> PREFIXES = List.of("SOP_", "KAFKA_", "JAVA_", "SPRING_", "OPENAI_", "ANTHROPIC_");
     /** Variables every process environment has. */
     public static final Set<String> NAMES = Set.of("HOME", "PATH", "USER", "PWD", "HOSTNAME", "SHELL", "LANG");
 
