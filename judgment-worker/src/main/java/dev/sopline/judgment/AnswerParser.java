@@ -8,15 +8,24 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import tools.jackson.core.JacksonException;
+import tools.jackson.core.StreamReadFeature;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectReader;
 
 /**
- * Reads a chat model's answer: one JSON object with {@code outputs}, {@code confidence} and {@code rationale},
- * possibly wrapped in a Markdown code fence, whose outputs fit the step's declarations (every required output, of its
- * type, enum values among the allowed ones, nothing else). Anything else is undecidable, with a reason the model can
- * be given when it is asked again.
+ * Reads a chat model's answer: one JSON object with {@code outputs}, {@code confidence} and {@code rationale}, each
+ * key once, possibly wrapped in a Markdown code fence, whose outputs fit the step's declarations (every required
+ * output, of its type, enum values among the allowed ones, nothing else). Anything else is undecidable, with a reason
+ * the model can be given when it is asked again.
  */
 final class AnswerParser {
+
+    static final int MOST_DESCRIBED_CHARS = 1_000;
+    /**
+     * A key given twice is refused, not read as its last value: {@code "confidence": 0.2, ..., "confidence": 0.99}
+     * could otherwise say two things, the second perhaps planted by a case's text.
+     */
+    private static final ObjectReader STRICT = Json.mapper().reader().with(StreamReadFeature.STRICT_DUPLICATE_DETECTION);
 
     private AnswerParser() {}
 
@@ -32,9 +41,9 @@ final class AnswerParser {
         }
         JsonNode answer;
         try {
-            answer = Json.mapper().readTree(text.substring(start, end + 1));
+            answer = STRICT.readTree(text.substring(start, end + 1));
         } catch (JacksonException e) {
-            throw new UndecidableException("the answer was not valid JSON", promptSha256);
+            throw new UndecidableException("the answer was not valid JSON with each key once", promptSha256);
         }
         JsonNode outputs = answer.path("outputs");
         JsonNode confidence = answer.path("confidence");
@@ -52,7 +61,25 @@ final class AnswerParser {
         return new AgentAnswer(values, confidence.asDouble(), answer.path("rationale").asString(""), model, promptSha256);
     }
 
+    /**
+     * The violations, as many as fit in {@link #MOST_DESCRIBED_CHARS}: an answer with a thousand undeclared outputs
+     * makes a short reason, for the re-ask and for the person who decides.
+     */
     static String describe(List<Violation> violations) {
-        return String.join("; ", violations.stream().map(violation -> violation.field() + ": " + violation.message()).toList());
+        StringBuilder described = new StringBuilder();
+        int shown = 0;
+        for (Violation violation : violations) {
+            String one = violation.field() + ": " + violation.message();
+            if (shown > 0 && described.length() + 2 + one.length() > MOST_DESCRIBED_CHARS) {
+                break;
+            }
+            described.append(shown > 0 ? "; " : "").append(one.length() > MOST_DESCRIBED_CHARS ? one.substring(0, MOST_DESCRIBED_CHARS) + "…" : one);
+            shown++;
+        }
+        if (shown < violations.size()) {
+            described.append("; and ").append(violations.size() - shown).append(" more");
+        }
+        return described.toString();
     }
+
 }

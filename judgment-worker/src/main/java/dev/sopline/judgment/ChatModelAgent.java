@@ -20,23 +20,36 @@ import dev.langchain4j.model.chat.response.ChatResponse;
 import dev.sopline.schemas.definition.OutputDeclaration;
 import java.util.ArrayList;
 import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * An agent backed by a chat model through langchain4j (OpenAI or a compatible server, Anthropic, Ollama). Where the
  * provider enforces structured output, the answer's JSON Schema is built from the step's declared outputs. An answer
  * that cannot be used (not JSON, outputs that do not fit the step) is asked again once, with the reason; a second
- * unusable answer makes the step undecidable, and a person decides.
+ * unusable answer makes the step undecidable, and a person decides. A call that fails is logged at WARN with its
+ * cause, never the API key or the messages ({@link FailureMessages}), once a minute at most per kind of failure.
  */
 public final class ChatModelAgent implements JudgmentAgent {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ChatModelAgent.class);
 
     private final ChatModel chat;
     private final String model;
     private final boolean structuredOutput;
+    private final List<String> secrets;
+    private final ThrottledWarnings warnings = new ThrottledWarnings(LOG);
 
     public ChatModelAgent(ChatModel chat, String model, boolean structuredOutput) {
+        this(chat, model, structuredOutput, List.of());
+    }
+
+    /** {@code secrets}: what a failure's message must never show in the log, such as the API key. */
+    ChatModelAgent(ChatModel chat, String model, boolean structuredOutput, List<String> secrets) {
         this.chat = chat;
         this.model = model;
         this.structuredOutput = structuredOutput;
+        this.secrets = secrets.stream().filter(secret -> secret != null && !secret.isBlank()).toList();
     }
 
     @Override
@@ -67,9 +80,32 @@ public final class ChatModelAgent implements JudgmentAgent {
         try {
             response = chat.chat(builder.build());
         } catch (RuntimeException e) {
+            if (!abandoned(e)) {
+                warnings.warn(e.getClass().getName(), "%s could not be asked to decide a step of process '%s'; the step goes to a person: %s"
+                        .formatted(model, request.process(), FailureMessages.of(e, hidden(messages))));
+            }
             throw new UndecidableException("The model could not be asked: " + e.getClass().getSimpleName(), hash(messages), e);
         }
         return response.aiMessage() == null ? null : response.aiMessage().text();
+    }
+
+    /** Interrupted: the call was abandoned past its deadline, which {@link TimeLimitedAgent} reports. */
+    private static boolean abandoned(Throwable failure) {
+        if (Thread.currentThread().isInterrupted()) {
+            return true;
+        }
+        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+            if (cause instanceof InterruptedException) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private List<String> hidden(List<ChatMessage> messages) {
+        List<String> hidden = new ArrayList<>(secrets);
+        messages.forEach(message -> hidden.add(content(message)));
+        return hidden;
     }
 
     /** The hash of every message the model read for the answer it gave. */
@@ -78,13 +114,18 @@ public final class ChatModelAgent implements JudgmentAgent {
     }
 
     private static String text(ChatMessage message) {
+        String role = message instanceof SystemMessage ? "system" : message instanceof UserMessage ? "user" : "assistant";
+        return role + ": " + content(message);
+    }
+
+    private static String content(ChatMessage message) {
         if (message instanceof SystemMessage system) {
-            return "system: " + system.text();
+            return system.text();
         }
         if (message instanceof UserMessage user) {
-            return "user: " + user.singleText();
+            return user.singleText();
         }
-        return "assistant: " + ((AiMessage) message).text();
+        return ((AiMessage) message).text();
     }
 
     @Override

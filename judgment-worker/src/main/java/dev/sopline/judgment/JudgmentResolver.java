@@ -15,7 +15,8 @@ import java.util.List;
  * people. Every result carries the decision: model, confidence, rationale and the hash of the prompt. The outputs are
  * checked against the step's declarations before they are reported; an agent that cannot decide, or whose outputs do
  * not fit, reports an error with its reason, which the engine escalates: a judgment never fails an instance. Outputs
- * below the step's threshold are the agent's proposal, which the engine keeps on the escalated step.
+ * below the step's threshold are the agent's proposal, which the engine keeps on the escalated step. The texts a
+ * model writes (rationale, reason) are cut to the bounds the engine keeps ({@link StepResult#bounded()}).
  */
 public final class JudgmentResolver implements StepResolver {
 
@@ -42,6 +43,9 @@ public final class JudgmentResolver implements StepResolver {
             answer = agent.decide(request);
         } catch (UndecidableException e) {
             return undecided(step, e.getMessage(), null, e.promptSha256());
+        } catch (RuntimeException e) {
+            // Not the worker's error: a judgment the agent cannot make goes to a person.
+            return undecided(step, "The agent failed: " + e.getClass().getSimpleName(), null, null);
         }
         List<Violation> violations = OutputValidator.validate(request.outputs(), answer.outputs());
         if (!violations.isEmpty()) {
@@ -50,11 +54,11 @@ public final class JudgmentResolver implements StepResolver {
         }
         return new StepResult(step.workspace(), step.instanceId(), step.stepId(), step.attempt(), answer.outputs(), null,
                 new JudgmentDecision(JudgmentDecision.AGENT, answer.confidence(), answer.rationale(), answer.model(), answer.promptSha256()),
-                workerId, clock.instant());
+                workerId, clock.instant()).bounded();
     }
 
     private StepResult undecided(StepReady step, String reason, Double confidence, String promptSha256) {
         return new StepResult(step.workspace(), step.instanceId(), step.stepId(), step.attempt(), null, StepError.of(UNDECIDED, reason),
-                new JudgmentDecision(JudgmentDecision.AGENT, confidence, reason, agent.model(), promptSha256), workerId, clock.instant());
+                new JudgmentDecision(JudgmentDecision.AGENT, confidence, reason, agent.model(), promptSha256), workerId, clock.instant()).bounded();
     }
 }

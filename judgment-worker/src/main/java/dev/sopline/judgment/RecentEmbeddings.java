@@ -3,12 +3,14 @@ package dev.sopline.judgment;
 import dev.langchain4j.data.embedding.Embedding;
 import dev.langchain4j.model.embedding.EmbeddingModel;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
  * The embeddings of the option texts seen last. They are the same for every case of a step, and embedding them again
  * for each case would triple the offline agent's work. Bounded, least recently used first out; a small map in the
- * JDK's access order does this without a cache library.
+ * JDK's access order does this without a cache library. Keyed by the text's SHA-256, so that the texts themselves,
+ * which a process file makes as long as it likes, are not kept.
  */
 final class RecentEmbeddings {
 
@@ -27,15 +29,16 @@ final class RecentEmbeddings {
     }
 
     Embedding of(String text) {
+        String key = PromptHash.of(List.of(text));
         synchronized (recent) {
-            Embedding known = recent.get(text);
+            Embedding known = recent.get(key);
             if (known != null) {
                 return known;
             }
         }
         Embedding embedded = model.embed(text).content();
         synchronized (recent) {
-            recent.put(text, embedded);
+            recent.put(key, embedded);
         }
         return embedded;
     }

@@ -12,10 +12,12 @@ import dev.sopline.schemas.definition.OutputDeclaration;
 import dev.sopline.schemas.definition.StepType;
 import dev.sopline.schemas.event.StepReady;
 import dev.sopline.schemas.event.StepResult;
+import dev.sopline.schemas.instance.JudgmentDecision;
 import dev.sopline.schemas.json.Json;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -119,6 +121,48 @@ class JudgmentResolverTest {
         assertThat(STEP_RESULT.validate(json)).isEmpty();
         ((ObjectNode) json.path("decision")).put("prompt_sha256", "not a hash");
         assertThat(STEP_RESULT.validate(json)).isNotEmpty();
+    }
+
+    @Test
+    void shouldCutTheRationaleToTheLengthTheEngineKeeps() {
+        StepResult result = resolver(answering(new AgentAnswer(Map.of("urgency", "high"), 0.9, "because ".repeat(50_000), "m", HASH)))
+                .resolve(step(true));
+
+        assertThat(result.decision().rationale()).hasSize(JudgmentDecision.MAX_RATIONALE_CHARS + 1).startsWith("because because").endsWith("…");
+        assertThat(result.outputs()).isEqualTo(Map.of("urgency", "high"));
+    }
+
+    @Test
+    void shouldGiveAShortReasonWhenTheAgentAnswersWithThousandsOfUndeclaredOutputs() {
+        Map<String, Object> outputs = new HashMap<>(Map.of("urgency", "high"));
+        for (int i = 0; i < 5_000; i++) {
+            outputs.put("extra_" + i, "x".repeat(100));
+        }
+
+        StepResult result = resolver(answering(new AgentAnswer(outputs, 0.9, "r", "m", HASH))).resolve(step(true));
+
+        assertThat(result.error().code()).isEqualTo("agent_undecided");
+        assertThat(result.error().message()).hasSizeLessThan(1_200).contains("outputs.extra_").containsPattern("and \\d+ more$");
+    }
+
+    @Test
+    void shouldEscalateWhenTheAgentFailsUnexpectedly() {
+        JudgmentAgent broken = new JudgmentAgent() {
+            @Override
+            public AgentAnswer decide(JudgmentRequest request) {
+                throw new IllegalStateException("the model's runtime broke");
+            }
+
+            @Override
+            public String model() {
+                return "m";
+            }
+        };
+
+        StepResult result = resolver(broken).resolve(step(true));
+
+        assertThat(result.error().code()).isEqualTo("agent_undecided");
+        assertThat(result.error().message()).isEqualTo("The agent failed: IllegalStateException");
     }
 
     @Test

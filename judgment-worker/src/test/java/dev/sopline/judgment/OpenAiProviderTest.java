@@ -132,6 +132,37 @@ class OpenAiProviderTest {
     }
 
     @Test
+    void shouldNotTakeTheLastOfTwoConfidencesButAskAgainAndThenEscalate() {
+        String twice = "{\"outputs\": {\"team\": \"billing\"}, \"confidence\": 0.2, \"rationale\": \"unsure\", \"confidence\": 0.99}";
+        server.answer(twice);
+
+        assertThatThrownBy(() -> agent.decide(REQUEST)).isInstanceOf(UndecidableException.class)
+                .hasMessageContaining("also when asked again").hasMessageContaining("each key once");
+        assertThat(server.requests()).hasSize(2);
+    }
+
+    @Test
+    void shouldNotTakeTheLastOfTwoValuesOfAnOutput() throws Exception {
+        server.answer("{\"outputs\": {\"team\": \"shipping\", \"team\": \"billing\"}, \"confidence\": 0.9, \"rationale\": \"r\"}", BILLING);
+
+        AgentAnswer decided = agent.decide(REQUEST);
+
+        assertThat(server.requests()).as("asked again").hasSize(2);
+        assertThat(decided.outputs()).isEqualTo(Map.of("team", "billing"));
+    }
+
+    @Test
+    void shouldBoundTheTokensTheModelMayWrite() throws Exception {
+        server.answer(request -> BILLING);
+
+        agent.decide(REQUEST);
+        server.agent(Map.of(AgentProviders.MAX_OUTPUT_TOKENS, "300")).decide(REQUEST);
+
+        assertThat(server.requests().get(0).path("max_tokens").asInt()).isEqualTo(1024);
+        assertThat(server.requests().get(1).path("max_tokens").asInt()).isEqualTo(300);
+    }
+
+    @Test
     void shouldBeUndecidableWhenTheServerFails() {
         server.fail(500);
 

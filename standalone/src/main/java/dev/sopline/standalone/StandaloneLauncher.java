@@ -3,7 +3,9 @@ package dev.sopline.standalone;
 import dev.sopline.gateway.GatewayApplication;
 import dev.sopline.judgment.AgentProviders;
 import dev.sopline.judgment.JudgmentAgent;
+import dev.sopline.judgment.JudgmentHealthIndicator;
 import dev.sopline.judgment.JudgmentWorker;
+import dev.sopline.worker.SopWorker;
 import java.io.IOException;
 import java.util.List;
 import java.util.Map;
@@ -13,6 +15,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.slf4j.bridge.SLF4JBridgeHandler;
 import org.springframework.boot.SpringApplication;
+import org.springframework.boot.health.registry.HealthContributorRegistry;
 import org.springframework.boot.logging.LoggingSystem;
 import org.springframework.context.ConfigurableApplicationContext;
 
@@ -127,7 +130,11 @@ public final class StandaloneLauncher {
             // are still rebalancing right after a restart do not add up.
             // A static member under an id kept in the data directory: after a kill -9 the restarted worker takes the judgment
             // steps back at once, instead of leaving them until its dead self's session ends (45 s).
-            running.addAlongside("judgment worker", JudgmentWorker.start(bootstrap, loaded(agent), 2, settings.dataDir()));
+            SopWorker judgment = JudgmentWorker.start(bootstrap, loaded(agent), 2, settings.dataDir());
+            running.addAlongside("judgment worker", judgment);
+            // Health is DOWN while the judgment worker takes no steps (its thread ended on a Kafka error or a fence),
+            // as it is while the engine cannot decide: judgments would wait for a restart nobody is told to make.
+            context.getBean(HealthContributorRegistry.class).registerContributor("judgment", new JudgmentHealthIndicator(() -> judgment));
         }
         return context.getEnvironment().getProperty("local.server.port", Integer.class, settings.httpPort());
     }

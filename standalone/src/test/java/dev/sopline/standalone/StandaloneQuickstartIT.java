@@ -4,6 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.sopline.example.ExampleWorker;
+import dev.sopline.judgment.AgentAnswer;
+import dev.sopline.judgment.JudgmentAgent;
+import dev.sopline.judgment.JudgmentRequest;
+import dev.sopline.judgment.JudgmentWorker;
+import dev.sopline.judgment.UndecidableException;
 import dev.sopline.testing.SopApi;
 import dev.sopline.worker.SopWorker;
 import java.io.IOException;
@@ -108,7 +113,26 @@ class StandaloneQuickstartIT {
                 assertThat(instance.path("outputs").path("bank_status").asString()).isEqualTo("settled");
                 assertThat(instance.path("outputs").path("receipt").asString()).startsWith("r-");
             }
+            // A second judgment worker under the platform's static member id fences the platform's own, whose thread
+            // then ends: judgments would wait for a restart, and health says so.
+            assertThat(api.get("/actuator/health").status()).isEqualTo(200);
+            try (SopWorker fencing = JudgmentWorker.start("localhost:" + kafkaPort, new Undecided(), 1, dataDir)) {
+                await().atMost(Duration.ofSeconds(30)).until(() -> api.get("/actuator/health").status() == 503);
+            }
             assertThat(platform.stop()).as("clean exit on SIGTERM").isIn(0, 130, 143);
+        }
+    }
+
+    /** An agent that is never sure: the fencing worker decides nothing the test looks at. */
+    private static final class Undecided implements JudgmentAgent {
+        @Override
+        public AgentAnswer decide(JudgmentRequest request) throws UndecidableException {
+            throw new UndecidableException("not asked");
+        }
+
+        @Override
+        public String model() {
+            return "undecided";
         }
     }
 

@@ -1,0 +1,46 @@
+package dev.sopline.judgment;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.sopline.testing.SharedKafka;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+
+/** The judgment worker as its own service: what its health endpoint, which orchestrators poll, answers. */
+class JudgmentWorkerApplicationIT {
+
+    private final HttpClient http = HttpClient.newHttpClient();
+
+    @Test
+    void shouldAnswerDownOnceTheWorkerHasStoppedTakingSteps() throws Exception {
+        try (ConfigurableApplicationContext app = new SpringApplicationBuilder(JudgmentWorkerApplication.class)
+                .properties("spring.config.name=judgment-worker")
+                .run("--server.port=0", "--KAFKA_BOOTSTRAP_SERVERS=" + SharedKafka.bootstrapServers(), "--SOP_JUDGMENT_CONCURRENCY=1",
+                        // A chat provider, so no model loads; no step reaches it here.
+                        "--SOP_LLM_PROVIDER=openai", "--SOP_LLM_BASE_URL=http://localhost:9/v1")) {
+            assertThat(LoggerFactory.getLogger("dev.langchain4j.internal.RetryUtils").isWarnEnabled())
+                    .as("langchain4j's retry warnings, which quote the provider's answer, are left to the worker's own").isFalse();
+            URI health = URI.create("http://localhost:" + app.getEnvironment().getProperty("local.server.port") + "/actuator/health");
+            await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(get(health).statusCode()).isEqualTo(200));
+
+            // What a Kafka error the worker cannot recover from, or a fence, does: its thread ends, the service runs on.
+            app.getBean(JudgmentWorkerApplication.RunningJudgmentWorker.class).current().close();
+
+            HttpResponse<String> down = get(health);
+            assertThat(down.statusCode()).isEqualTo(503);
+            assertThat(down.body()).contains("DOWN");
+        }
+    }
+
+    private HttpResponse<String> get(URI uri) throws Exception {
+        return http.send(HttpRequest.newBuilder(uri).build(), HttpResponse.BodyHandlers.ofString());
+    }
+}
