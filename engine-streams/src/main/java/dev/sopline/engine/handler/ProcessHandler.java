@@ -1,9 +1,9 @@
 package dev.sopline.engine.handler;
 
-import dev.sopline.engine.decision.InstanceBudget;
-import dev.sopline.engine.decision.JsonSize;
 import dev.sopline.engine.api.view.ProcessVersions;
 import dev.sopline.engine.api.view.ProcessVersions.PublishedVersion;
+import dev.sopline.engine.decision.InstanceBudget;
+import dev.sopline.engine.decision.JsonSize;
 import dev.sopline.engine.state.Timer;
 import dev.sopline.schemas.command.CommandReply;
 import dev.sopline.schemas.command.ErrorCodes;
@@ -29,6 +29,12 @@ import java.util.Optional;
  */
 public final class ProcessHandler {
 
+    private final InstanceBudget budget;
+
+    public ProcessHandler(InstanceBudget budget) {
+        this.budget = budget;
+    }
+
     public ProcessDecision register(RegisterProcess command, Optional<ProcessVersions> stored, Instant now) {
         ProcessDefinition definition = command.file().process();
         ProcessVersions versions = stored.orElse(ProcessVersions.empty(command.workspace(), definition.name()));
@@ -53,6 +59,10 @@ public final class ProcessHandler {
                             .formatted(definition.version(), sameNumber.get(), definition.name()));
             return ProcessDecision.reply(CommandReply.invalid(command.commandId(), ErrorCodes.INVALID_DEFINITION,
                     violation.message(), List.of(violation)));
+        }
+        Optional<CommandReply> unstartable = scheduleInputsOverBudget(command, definition);
+        if (unstartable.isPresent()) {
+            return ProcessDecision.reply(unstartable.get());
         }
         PublishedVersion published = new PublishedVersion(definition, command.source(), now);
         ProcessVersions record = ProcessVersions.single(command.workspace(), definition.name(), definition.version(), published);
@@ -85,6 +95,24 @@ public final class ProcessHandler {
         }
         return new ProcessDecision(Optional.of(ProcessVersions.retirement(command.workspace(), command.process(), now)), Optional.of(retired),
                 List.of(), List.of());
+    }
+
+    /**
+     * A schedule whose inputs alone pass the instance budget would be refused at every fire, with nobody to answer:
+     * refused at registration instead, where someone reads the answer.
+     */
+    private Optional<CommandReply> scheduleInputsOverBudget(RegisterProcess command, ProcessDefinition definition) {
+        if (definition.trigger().type() != TriggerType.SCHEDULE) {
+            return Optional.empty();
+        }
+        long size = JsonSize.of(definition.trigger().inputs());
+        if (!budget.exceededBy(size)) {
+            return Optional.empty();
+        }
+        Violation violation = Violation.of("process.trigger.inputs", ViolationCode.TOO_LARGE,
+                "Expected the schedule's inputs to fit an instance's %d bytes (SOP_INSTANCE_MAX_BYTES), but they take %d"
+                        .formatted(budget.maxBytes(), size));
+        return Optional.of(CommandReply.invalid(command.commandId(), ErrorCodes.INVALID_DEFINITION, violation.message(), List.of(violation)));
     }
 
     /**

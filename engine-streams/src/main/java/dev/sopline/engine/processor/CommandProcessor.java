@@ -92,7 +92,7 @@ public final class CommandProcessor implements Processor<String, Command, String
     private final Duration retention;
     private final DecisionListener listener;
     private final CommandLog commandLog;
-    private final ProcessHandler processHandler = new ProcessHandler();
+    private final ProcessHandler processHandler;
 
     private ProcessorContext<String, Object> context;
     private DefinitionLookup definitions;
@@ -122,6 +122,7 @@ public final class CommandProcessor implements Processor<String, Command, String
         this.retention = config.retention();
         this.listener = config.listener();
         this.commandLog = config.commandLog();
+        this.processHandler = new ProcessHandler(config.instanceBudget());
     }
 
     @Override
@@ -454,6 +455,11 @@ public final class CommandProcessor implements Processor<String, Command, String
 
     private void forwardReply(CommandReply reply, Instant now) {
         replyStatus = reply.status();
+        if (reply.commandId() == null && reply.status() >= 400 && deciding instanceof StartInstance start) {
+            // A start the engine wrote itself (a schedule's fire) has no sender to read why it was refused.
+            LOG.warn("A {} start of process '{}' in workspace '{}' was refused: {} {}: {}", start.origin(), start.process(), start.workspace(),
+                    reply.status(), reply.error(), reply.message());
+        }
         if (reply.commandId() != null) {
             forward(EngineTopology.REPLIES_SINK, reply.commandId(), reply, now);
             try {
