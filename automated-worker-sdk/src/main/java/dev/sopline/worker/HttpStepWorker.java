@@ -9,61 +9,103 @@ import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 
 /**
  * HTTP mode, for workers that do not reach Kafka: polls {@code GET /sop/steps/pending} for each registered
- * {@code run} and submits outputs (or an error) through the gateway. On 429 and 503 it waits as long as
- * {@code Retry-After} says, and backs off exponentially when the gateway cannot be reached; a step's result is sent
- * again after such a wait rather than dropped, so the step does not run twice for it. Two HTTP workers may
- * pick the same step; the engine accepts the first submit and the other gets 422, which is not an error here.
+ * {@code run} and submits outputs (or an error) through the gateway. A step has run once its result exists, so the
+ * result is not dropped for a passing failure, which would leave the step pending, to be taken and run again with
+ * its side effects:
+ * <ul>
+ *   <li>429 and 503: sent again after {@code Retry-After} (at most {@link Backoff#MAX_RETRY_AFTER}); gateway
+ *       unreachable or too slow to answer ({@link #REQUEST_TIMEOUT}, the body included): sent again after a
+ *       jittered, growing back-off. Both until taken; only a stop gives up.</li>
+ *   <li>408 and other 5xx answers: sent again {@link #SUBMIT_TRIES} times in all, with the same back-off.</li>
+ *   <li>Every submit carries an {@code Idempotency-Key} ({@link SubmitKey}): a repeat of one the gateway took gets
+ *       the first answer, and never resolves the step's next attempt.</li>
+ *   <li>413: the attempt is reported failed with {@code payload_too_large}; outputs that cannot be written as JSON:
+ *       with {@code invalid_payload} (both retried by the step's policy); 422 {@code invalid_outputs}: with
+ *       {@code invalid_outputs} and {@code "retryable": false}, logged at ERROR, since the handler would return the same
+ *       outputs at every attempt. 422 {@code invalid_transition}: the step was resolved elsewhere (two HTTP workers
+ *       may take the same step; the engine keeps the first result), not an error.</li>
+ *   <li>Any other refusal, or the 5xx tries spent: logged at ERROR, and the worker does not take that attempt from the
+ *       feed again for {@link #SET_ASIDE}, since the feed hands it out again at once and its handler would run again
+ *       and again. Another worker, or this one later, may still run it.</li>
+ * </ul>
  *
  * <p>A 403 means the token's role does not allow what a worker does (CONTRACT section 8: the {@code worker} role or a
- * wider one is needed). Retrying at once cannot help, so the worker logs one ERROR saying so and tries again every
- * 30 s: it keeps running, so a token fixed behind it (a proxy's rule, a gateway upgrade) brings it back without a
- * restart. Before taking any step it reads its own role ({@code GET /sop/token}): a {@code viewer} token would let it
- * poll and run steps whose results it could then never submit, repeating their side effects at each try.
+ * wider one is needed), and a 401 that the token is unknown, revoked or expired. Retrying at once cannot help, so the
+ * worker logs one ERROR saying so, gives up the result it was submitting, and tries again every 30 s: it keeps running
+ * ({@code isRunning()} stays true), so a token fixed behind it (a proxy's rule, a gateway upgrade) brings it back
+ * without a restart; a revoked or expired token needs a new one and a restart. Before taking any step it reads its
+ * own role ({@code GET /sop/token}): a {@code viewer} token would let it poll and run steps whose results it could
+ * then never submit, repeating their side effects at each try.
  */
 final class HttpStepWorker implements Runnable {
 
     private static final Logger LOG = LoggerFactory.getLogger(HttpStepWorker.class);
     private static final Duration IDLE = Duration.ofMillis(500);
+    private static final Duration FIRST_BACKOFF = Duration.ofMillis(250);
     private static final Duration MAX_BACKOFF = Duration.ofSeconds(30);
     static final Duration FORBIDDEN_BACKOFF = Duration.ofSeconds(30);
+    /** The longest wait for a whole answer, headers and body: a gateway that stalls mid-answer holds no thread longer. */
+    static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(30);
+    /** Tries of a submit answered 408 or 5xx other than 503, which a moment may cure and a defect will not. */
+    static final int SUBMIT_TRIES = 5;
+    /** How long an attempt whose result could not be delivered is left in the feed for others. */
+    static final Duration SET_ASIDE = Duration.ofMinutes(5);
+    /** The largest page of the pending feed (CONTRACT section 3). */
+    private static final int MAX_PAGE = 500;
+    /** Attempts set aside at most; the oldest is forgotten first. */
+    private static final int MAX_SET_ASIDE = 10_000;
     /** Roles that may not submit steps; any other (worker, operator, admin, or one this SDK does not know) may try. */
     private static final Set<String> ROLES_WITHOUT_SUBMIT = Set.of("viewer");
+    private static final String TOKEN_ADVICE = "Workers need a token with role 'worker' (or operator, admin): create one with "
+            + "POST /workspace/tokens {\"name\":\"my-worker\",\"role\":\"worker\"} and an admin token";
 
     private final String baseUrl;
     private final String token;
     private final Map<String, StepHandler> handlers;
     private final int concurrency;
     private final Duration closeTimeout;
+    private final Duration requestTimeout;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private final ExecutorService pool;
     private final AtomicBoolean running = new AtomicBoolean(true);
     private final CountDownLatch stopped = new CountDownLatch(1);
+    private final RecentKeys setAside = new RecentKeys(MAX_SET_ASIDE);
 
     HttpStepWorker(String baseUrl, String token, Map<String, StepHandler> handlers, int concurrency, Duration closeTimeout) {
+        this(baseUrl, token, handlers, concurrency, closeTimeout, REQUEST_TIMEOUT);
+    }
+
+    HttpStepWorker(String baseUrl, String token, Map<String, StepHandler> handlers, int concurrency, Duration closeTimeout,
+                   Duration requestTimeout) {
         this.baseUrl = baseUrl.endsWith("/") ? baseUrl.substring(0, baseUrl.length() - 1) : baseUrl;
         this.token = token;
         this.handlers = Map.copyOf(handlers);
         this.concurrency = Math.max(1, concurrency);
         this.closeTimeout = closeTimeout;
+        this.requestTimeout = requestTimeout;
         this.pool = Executors.newFixedThreadPool(this.concurrency, runnable -> {
             Thread thread = new Thread(runnable, "sop-http-step");
             thread.setDaemon(true);
@@ -73,43 +115,40 @@ final class HttpStepWorker implements Runnable {
 
     @Override
     public void run() {
-        Duration backoff = Duration.ofMillis(250);
+        Backoff backoff = new Backoff(FIRST_BACKOFF, MAX_BACKOFF);
         boolean roleChecked = false;
-        boolean forbiddenReported = false;
+        boolean refusedReported = false;
         while (running.get()) {
             try {
                 if (!roleChecked) {
                     checkRole();
                     roleChecked = true;
                 }
-                int handled = 0;
+                int started = 0;
                 for (String run : handlers.keySet()) {
-                    handled += pollOnce(run);
+                    started += pollOnce(run);
                 }
-                backoff = Duration.ofMillis(250);
-                if (forbiddenReported) {
+                backoff.reset();
+                if (refusedReported) {
                     LOG.info("The gateway {} accepts this worker's token again; taking steps", baseUrl);
-                    forbiddenReported = false;
+                    refusedReported = false;
                 }
-                if (handled == 0) {
+                if (started == 0) {
                     pause(IDLE);
                 }
-            } catch (Forbidden e) {
-                if (!forbiddenReported) {
-                    LOG.error("{}. Workers need a token with role 'worker' (or operator, admin): create one with "
-                            + "POST /workspace/tokens {\"name\":\"my-worker\",\"role\":\"worker\"} and an admin token. "
-                            + "No step is taken until then; trying again every {} s", e.getMessage(), FORBIDDEN_BACKOFF.toSeconds());
-                    forbiddenReported = true;
+            } catch (Refused e) {
+                if (!refusedReported) {
+                    LOG.error("{}. No step is taken until then; trying again every {} s", e.getMessage(), FORBIDDEN_BACKOFF.toSeconds());
+                    refusedReported = true;
                 }
                 roleChecked = false;
                 pause(FORBIDDEN_BACKOFF);
             } catch (RetryLater e) {
                 pause(e.wait);
             } catch (IOException e) {
-                LOG.warn("Gateway {} unreachable: {}; retrying in {} ms", baseUrl, e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName(),
-                        backoff.toMillis());
-                pause(backoff);
-                backoff = backoff.multipliedBy(2).compareTo(MAX_BACKOFF) > 0 ? MAX_BACKOFF : backoff.multipliedBy(2);
+                Duration wait = backoff.next();
+                LOG.warn("Gateway {} unreachable: {}; retrying in {} ms", baseUrl, describe(e), wait.toMillis());
+                pause(wait);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return;
@@ -134,40 +173,53 @@ final class HttpStepWorker implements Runnable {
         if (response.statusCode() != 200) {
             return;
         }
-        String role = Json.mapper().readTree(response.body()).path("role").asString("");
+        String role = json(response).path("role").asString("");
         if (ROLES_WITHOUT_SUBMIT.contains(role)) {
-            throw new Forbidden("This worker's token has role '" + role + "', which may read steps but not submit them");
+            throw new Refused("This worker's token has role '" + role + "', which may read steps but not submit them. " + TOKEN_ADVICE);
         }
     }
 
+    /** Runs the steps of one page of the feed; returns how many it started (none: the worker may rest). */
     private int pollOnce(String run) throws IOException, InterruptedException {
+        // The feed is oldest first: steps set aside would fill a page of `concurrency` and hide the newer ones.
+        int limit = Math.min(MAX_PAGE, concurrency + setAside.size());
         HttpResponse<String> response = send(HttpRequest.newBuilder(URI.create(baseUrl + "/sop/steps/pending?type=automated&limit="
-                + concurrency + "&run=" + URLEncoder.encode(run, StandardCharsets.UTF_8))).GET());
+                + limit + "&run=" + URLEncoder.encode(run, StandardCharsets.UTF_8))).GET());
         if (response.statusCode() != 200) {
             // An error answer is an object, not a page of steps.
-            throw new IOException("the pending feed answered " + response.statusCode() + ": " + response.body());
+            throw new IOException("the pending feed answered " + response.statusCode() + ": " + GatewayAnswer.excerpt(response.body()));
         }
-        JsonNode steps = Json.mapper().readTree(response.body());
-        List<Future<?>> running = new java.util.ArrayList<>();
+        JsonNode steps = json(response);
+        if (!steps.isArray()) {
+            throw new IOException("the pending feed answered something other than a list of steps: "
+                    + GatewayAnswer.excerpt(response.body()));
+        }
+        Instant now = Instant.now();
+        Map<Future<?>, String> started = new LinkedHashMap<>();
         for (JsonNode step : steps) {
-            running.add(pool.submit(() -> resolve(step, handlers.get(run))));
+            String attempt = attemptKey(step);
+            if (started.size() < concurrency && !setAside.contains(attempt, now)) {
+                started.put(pool.submit(() -> resolve(step, handlers.get(run))), attempt);
+            }
         }
-        Forbidden forbidden = null;
-        for (Future<?> future : running) {
+        Refused refused = null;
+        for (Map.Entry<Future<?>, String> handler : started.entrySet()) {
             try {
-                future.get();
+                handler.getKey().get();
             } catch (ExecutionException e) {
-                if (e.getCause() instanceof Forbidden refused) {
-                    forbidden = refused;
-                } else {
-                    LOG.warn("Submitting a step failed: {}", e.getCause().getMessage());
+                if (e.getCause() instanceof Refused refusal) {
+                    refused = refusal;
+                } else if (running.get()) {
+                    LOG.error("Step {} failed in this worker: {}; it is left to others for {} min", handler.getValue(),
+                            describe(e.getCause()), SET_ASIDE.toMinutes(), e.getCause());
+                    setAside.add(handler.getValue(), Instant.now(), SET_ASIDE);
                 }
             }
         }
-        if (forbidden != null) {
-            throw forbidden;
+        if (refused != null) {
+            throw refused;
         }
-        return steps.size();
+        return started.size();
     }
 
     @SuppressWarnings("unchecked")
@@ -180,50 +232,90 @@ final class HttpStepWorker implements Runnable {
         if (outcome instanceof StepOutcome.Completed completed) {
             body.put("outputs", completed.outputs());
         } else {
-            StepError error = ((StepOutcome.Failed) outcome).error();
-            Map<String, Object> reported = new LinkedHashMap<>(Map.of("code", error.code(), "message", error.message() == null ? "" : error.message()));
-            if (!error.allowsRetry()) {
-                reported.put("retryable", false);
-            }
-            body.put("error", reported);
+            body.put("error", errorBody(((StepOutcome.Failed) outcome).error()));
         }
         String path = "/sop/%s/%s/steps/%s/submit".formatted(context.process(), context.instanceId(), context.stepId());
-        byte[] submitted = Json.mapper().writeValueAsBytes(body);
-        HttpResponse<String> response = submitUntilTaken(path, submitted, context);
-        if (response.statusCode() == 413) {
+        byte[] submitted;
+        try {
+            submitted = ResultJson.encode(body);
+        } catch (ResultJson.Unencodable e) {
+            LOG.error("The result of step {} of instance {} (run '{}'), attempt {}, cannot be sent; reporting the attempt failed with {}",
+                    context.stepId(), context.instanceId(), context.run(), context.attempt(), ResultJson.UNENCODABLE, e.getCause());
+            submitted = errorSubmit(StepError.of(ResultJson.UNENCODABLE, e.getMessage()));
+        }
+        GatewayAnswer answer = submitUntilAnswered(path, submitted, context);
+        if (answer.status() == 413) {
             // Refused for its size, it would be refused again each time the step is taken and run: the attempt fails
             // instead, and the step's retry policy decides, as the engine does for a result over the instance's budget.
             LOG.warn("The result of {} {} is {} bytes, more than the gateway takes; reporting the attempt failed",
                     context.instanceId(), context.stepId(), submitted.length);
-            response = submitUntilTaken(path, Json.mapper().writeValueAsBytes(Map.of("error", Map.of("code", ErrorCodes.PAYLOAD_TOO_LARGE,
-                    "message", "The step's result is %d bytes of JSON, more than the gateway takes".formatted(submitted.length)))), context);
+            answer = submitUntilAnswered(path, errorSubmit(StepError.of(ErrorCodes.PAYLOAD_TOO_LARGE,
+                    "The step's result is %d bytes of JSON, more than the gateway takes".formatted(submitted.length))), context);
+        } else if (answer.refusedAs(422, ErrorCodes.INVALID_OUTPUTS) && body.containsKey("outputs")) {
+            // The handler would return the same outputs at every attempt: the step fails now, with the gateway's reason.
+            LOG.error("The gateway refused the outputs of step {} of instance {} (run '{}'), attempt {}: {}. Reporting the attempt "
+                    + "failed with invalid_outputs, not to be retried; fix the handler or the process file's outputs",
+                    context.stepId(), context.instanceId(), context.run(), context.attempt(), answer.message());
+            answer = submitUntilAnswered(path, errorSubmit(StepError.permanent(ErrorCodes.INVALID_OUTPUTS,
+                    "The gateway refused the worker's outputs: " + answer.message())), context);
         }
-        if (response.statusCode() == 422) {
-            LOG.debug("Step {} of {} was resolved elsewhere: {}", context.stepId(), context.instanceId(), response.body());
+        if (answer.refusedAs(422, ErrorCodes.INVALID_TRANSITION)) {
+            LOG.debug("Step {} of {} was resolved elsewhere: {}", context.stepId(), context.instanceId(), answer.message());
+        } else if (!answer.taken()) {
+            LOG.error("The gateway did not take the result of step {} of instance {} (run '{}'), attempt {}: it answered {}: {}. The "
+                            + "step stays active; this worker leaves it to others for {} min rather than run it again at once",
+                    context.stepId(), context.instanceId(), context.run(), context.attempt(), answer.describe(), answer.message(),
+                    SET_ASIDE.toMinutes());
+            setAside.add(attemptKey(context), Instant.now(), SET_ASIDE);
         }
         return null;
     }
 
+    /** The body of a submit that reports the attempt failed: text only, so it is always written. */
+    private static byte[] errorSubmit(StepError error) {
+        return Json.mapper().writeValueAsBytes(Map.of("error", errorBody(error)));
+    }
+
+    private static Map<String, Object> errorBody(StepError error) {
+        Map<String, Object> reported = new LinkedHashMap<>();
+        reported.put("code", error.code());
+        reported.put("message", error.message() == null ? "" : error.message());
+        if (!error.allowsRetry()) {
+            reported.put("retryable", false);
+        }
+        return reported;
+    }
+
     /**
      * Submits a step's result until the gateway answers it: after {@code Retry-After} on 429 (the token's rate) and 503
-     * (the engine busy or a write not taken), after a growing back-off while the gateway cannot be reached. The step
-     * has run: dropping its result for a passing refusal would leave the step pending, to be taken and run again with
-     * its side effects. Only a stop gives up, and then the step is run again by whoever takes it next.
+     * (the engine busy or a write not taken), after a growing back-off while the gateway cannot be reached, in both
+     * cases until the worker stops; after the same back-off on 408 and other 5xx answers, {@link #SUBMIT_TRIES} times
+     * in all. Only a stop gives up, and then the step is run again by whoever takes it next.
      */
-    private HttpResponse<String> submitUntilTaken(String path, byte[] body, StepContext step) throws IOException, InterruptedException {
-        Duration backoff = Duration.ofMillis(250);
+    private GatewayAnswer submitUntilAnswered(String path, byte[] body, StepContext step) throws IOException, InterruptedException {
+        String idempotencyKey = SubmitKey.of(step.instanceId(), step.stepId(), step.attempt(), body);
+        Backoff backoff = new Backoff(FIRST_BACKOFF, MAX_BACKOFF);
+        int failedAnswers = 0;
         while (true) {
             Duration wait;
             try {
-                return submit(path, body);
+                GatewayAnswer answer = GatewayAnswer.of(send(HttpRequest.newBuilder(URI.create(baseUrl + path))
+                        .header("Content-Type", "application/json")
+                        .header("Idempotency-Key", idempotencyKey)
+                        .POST(HttpRequest.BodyPublishers.ofByteArray(body))));
+                if (!answer.worthRepeating() || ++failedAnswers >= SUBMIT_TRIES) {
+                    return answer;
+                }
+                wait = backoff.next();
+                LOG.warn("The gateway answered {} to the result of {} {}; trying again in {} ms ({} of {} tries)", answer.describe(),
+                        step.instanceId(), step.stepId(), wait.toMillis(), failedAnswers, SUBMIT_TRIES);
             } catch (RetryLater e) {
                 wait = e.wait;
                 LOG.debug("The gateway asked to submit the result of {} {} again in {}", step.instanceId(), step.stepId(), wait);
             } catch (IOException e) {
-                wait = backoff;
-                backoff = backoff.multipliedBy(2).compareTo(MAX_BACKOFF) > 0 ? MAX_BACKOFF : backoff.multipliedBy(2);
+                wait = backoff.next();
                 LOG.warn("Could not submit the result of {} {}: {}; trying again in {} ms", step.instanceId(), step.stepId(),
-                        e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName(), wait.toMillis());
+                        describe(e), wait.toMillis());
             }
             pause(wait);
             if (!running.get()) {
@@ -231,11 +323,6 @@ final class HttpStepWorker implements Runnable {
                         + " was taken; the step will be run again");
             }
         }
-    }
-
-    private HttpResponse<String> submit(String path, byte[] body) throws IOException, InterruptedException {
-        return send(HttpRequest.newBuilder(URI.create(baseUrl + path)).header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofByteArray(body)));
     }
 
     /** {@code POST .../heartbeat} for the attempt being run; a failure is logged, the next heartbeat may pass. */
@@ -246,38 +333,77 @@ final class HttpStepWorker implements Runnable {
                     .header("Content-Type", "application/json")
                     .POST(HttpRequest.BodyPublishers.ofByteArray(Json.mapper().writeValueAsBytes(Map.of("attempt", step.attempt())))));
             if (response.statusCode() != 202) {
-                LOG.warn("The heartbeat of {} {} was refused ({}): {}", step.instanceId(), step.stepId(), response.statusCode(), response.body());
+                LOG.warn("The heartbeat of {} {} was refused ({}): {}", step.instanceId(), step.stepId(), response.statusCode(),
+                        GatewayAnswer.excerpt(response.body()));
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (IOException | RuntimeException e) {
-            LOG.warn("The heartbeat of {} {} could not be sent: {}", step.instanceId(), step.stepId(), e.getMessage());
+            LOG.warn("The heartbeat of {} {} could not be sent: {}", step.instanceId(), step.stepId(), describe(e));
         }
     }
 
-    private HttpResponse<String> send(HttpRequest.Builder request) throws IOException, InterruptedException {
-        HttpResponse<String> response = http.send(request.header("X-SOP-Token", token).timeout(Duration.ofSeconds(30)).build(),
-                HttpResponse.BodyHandlers.ofString());
-        if (response.statusCode() == 429 || response.statusCode() == 503) {
-            long seconds = response.headers().firstValue("Retry-After").map(HttpStepWorker::seconds).orElse(1L);
-            throw new RetryLater(Duration.ofSeconds(Math.max(1, seconds)));
+    private HttpResponse<String> send(HttpRequest.Builder builder) throws IOException, InterruptedException {
+        HttpRequest request = builder.header("X-SOP-Token", token).timeout(requestTimeout).build();
+        HttpResponse<String> response = exchange(request);
+        int status = response.statusCode();
+        if (status == 429 || status == 503) {
+            throw new RetryLater(Backoff.retryAfter(response.headers().firstValue("Retry-After")));
         }
-        if (response.statusCode() == 401) {
-            throw new IOException("the gateway refused the token (401)");
+        if (status == 401) {
+            throw new Refused("The gateway answered 401 to " + request.method() + " " + request.uri().getPath()
+                    + ": this worker's token is unknown, revoked or expired. " + TOKEN_ADVICE + ", then restart the worker with it");
         }
-        if (response.statusCode() == 403) {
-            throw new Forbidden("The gateway answered 403 forbidden to " + response.request().method() + " "
-                    + response.request().uri().getPath() + ": this worker's token has a role that does not allow it");
+        if (status == 403) {
+            throw new Refused("The gateway answered 403 forbidden to " + request.method() + " " + request.uri().getPath()
+                    + ": this worker's token has a role that does not allow it. " + TOKEN_ADVICE);
         }
         return response;
     }
 
-    private static long seconds(String header) {
+    /**
+     * The whole answer within {@link #requestTimeout}. The request's own timeout ends at the headers: a gateway (or a
+     * proxy) that sends them and then stalls would hold the thread for as long as the connection lives.
+     */
+    private HttpResponse<String> exchange(HttpRequest request) throws IOException, InterruptedException {
+        CompletableFuture<HttpResponse<String>> answer = http.sendAsync(request, HttpResponse.BodyHandlers.ofString());
         try {
-            return Long.parseLong(header.trim());
-        } catch (NumberFormatException e) {
-            return 1;
+            return answer.get(requestTimeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            answer.cancel(true);
+            throw new HttpTimeoutException("no complete answer to " + request.method() + " " + request.uri().getPath() + " within "
+                    + requestTimeout.toMillis() + " ms");
+        } catch (InterruptedException e) {
+            answer.cancel(true);
+            throw e;
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof IOException io) {
+                throw io;
+            }
+            throw new IOException(e.getCause());
         }
+    }
+
+    /** The body as JSON; a body that is not (a proxy's HTML page) is a failure to reach the gateway, retried as one. */
+    private static JsonNode json(HttpResponse<String> response) throws IOException {
+        try {
+            return Json.mapper().readTree(response.body());
+        } catch (JacksonException e) {
+            throw new IOException("the answer to " + response.request().uri().getPath() + " is not JSON: "
+                    + GatewayAnswer.excerpt(response.body()));
+        }
+    }
+
+    private static String attemptKey(JsonNode step) {
+        return RunningStep.key(step.path("instance_id").asString(), step.path("step_id").asString(), step.path("attempt").asInt());
+    }
+
+    private static String attemptKey(StepContext step) {
+        return RunningStep.key(step.instanceId(), step.stepId(), step.attempt());
+    }
+
+    private static String describe(Throwable e) {
+        return e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName();
     }
 
     /** Waits, or less when the worker is stopped, so closing never waits out a long backoff. */
@@ -289,9 +415,9 @@ final class HttpStepWorker implements Runnable {
         }
     }
 
-    /** The token's role does not allow what the worker asked (403, or a role known to be too narrow). */
-    private static final class Forbidden extends RuntimeException {
-        Forbidden(String message) {
+    /** The gateway refuses the token (401), or its role does not allow what the worker asked (403, or a role known to be too narrow). */
+    private static final class Refused extends RuntimeException {
+        Refused(String message) {
             super(message, null, false, false);
         }
     }

@@ -22,6 +22,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Predicate;
@@ -33,11 +34,13 @@ import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.FencedInstanceIdException;
+import org.apache.kafka.common.errors.InterruptException;
 import org.apache.kafka.common.errors.RecordTooLargeException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
@@ -60,6 +63,11 @@ import org.slf4j.LoggerFactory;
  * the attempt out and decided a new attempt or a failure, so its handler is interrupted, its slot freed and its offset
  * counted as done. The commits carry, per partition, the number of steps running now ({@link InFlightMetadata}),
  * which {@code GET /sop/workers} reads as the group's steps in flight.
+ *
+ * <p>A handler runs once per step handed out: whatever it throws ({@link Error}s included) or returns (outputs that
+ * cannot be written as JSON, {@link ResultJson}) becomes a result, and a result the broker does not take is sent again,
+ * not computed again, until the attempt's deadline. A defect on the poll thread ends the worker with an ERROR that says
+ * so, rather than silently ({@code SopWorker.isRunning()} turns false).
  */
 final class KafkaStepWorker implements Runnable {
 
@@ -72,7 +80,13 @@ final class KafkaStepWorker implements Runnable {
     private static final Duration IN_FLIGHT_REFRESH = Duration.ofSeconds(5);
     /** How long a partition taken away waits for its running steps before handing them to its next owner. */
     private static final Duration REVOKE_WAIT = Duration.ofSeconds(2);
-    private static final int SEND_ATTEMPTS = 5;
+    /** Between sends of a result the broker did not take: doubling from the first, jittered, up to the longest. */
+    private static final Duration FIRST_RESEND = Duration.ofMillis(100);
+    private static final Duration LONGEST_RESEND = Duration.ofSeconds(5);
+    /** A result still not taken is logged again after this many more tries, not at each. */
+    private static final int RESEND_LOG_EVERY = 10;
+    /** Runs without a handler that were warned about; a run forgotten when more come is warned about again. */
+    private static final int MAX_REPORTED_RUNS = 1_000;
 
     private final StepTopics topics;
     private StepResolver resolver;
@@ -80,11 +94,11 @@ final class KafkaStepWorker implements Runnable {
     private final String workerId;
     private final int concurrency;
     private final KafkaConsumer<String, byte[]> consumer;
-    private final KafkaProducer<String, byte[]> producer;
+    private final Producer<String, byte[]> producer;
     private final HandlerPool pool;
     private final AtomicBoolean running = new AtomicBoolean(true);
     private final CountDownLatch connected = new CountDownLatch(1);
-    private final Set<String> reportedRuns = ConcurrentHashMap.newKeySet();
+    private final RecentKeys reportedRuns = new RecentKeys(MAX_REPORTED_RUNS);
     private final String bootstrapServers;
     private volatile long stopDeadlineNanos = Long.MAX_VALUE;
 
@@ -101,6 +115,12 @@ final class KafkaStepWorker implements Runnable {
 
     KafkaStepWorker(String bootstrapServers, String group, StepTopics topics, Predicate<StepReady> accepts,
                     StepResolver resolver, int concurrency, String workerId, String staticMemberId) {
+        this(bootstrapServers, group, topics, accepts, resolver, concurrency, workerId, staticMemberId, resultProducer(bootstrapServers));
+    }
+
+    /** With {@code producer} for results and heartbeats: a test's, to make the broker refuse them. */
+    KafkaStepWorker(String bootstrapServers, String group, StepTopics topics, Predicate<StepReady> accepts,
+                    StepResolver resolver, int concurrency, String workerId, String staticMemberId, Producer<String, byte[]> producer) {
         this.topics = topics;
         this.bootstrapServers = bootstrapServers;
         this.accepts = accepts;
@@ -127,14 +147,18 @@ final class KafkaStepWorker implements Runnable {
         // A team's topic is created when its first process is registered: found within this by the pattern subscription.
         consumerConfig.put(ConsumerConfig.METADATA_MAX_AGE_CONFIG, 10_000);
         this.consumer = new KafkaConsumer<>(KafkaClientSecurity.secured(consumerConfig), new StringDeserializer(), new ByteArrayDeserializer());
-        this.producer = new KafkaProducer<>(KafkaClientSecurity.secured(Map.of(
+        this.producer = producer;
+        this.pool = new HandlerPool(this.concurrency, workerId);
+    }
+
+    private static Producer<String, byte[]> resultProducer(String bootstrapServers) {
+        return new KafkaProducer<>(KafkaClientSecurity.secured(Map.of(
                 ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
                 ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true,
                 ProducerConfig.ACKS_CONFIG, "all",
                 ProducerConfig.LINGER_MS_CONFIG, 0,
                 // Results finished while a request is out go together in the next one: batching under load, no wait when idle.
                 ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 1)), new StringSerializer(), new ByteArraySerializer());
-        this.pool = new HandlerPool(this.concurrency, workerId);
     }
 
     @Override
@@ -157,6 +181,10 @@ final class KafkaStepWorker implements Runnable {
             if (running.get()) {
                 LOG.error("Worker {} stopped on a Kafka error", workerId, e);
             }
+        } catch (RuntimeException | Error e) {
+            // A defect of this worker: it ends, but visibly, rather than leave a thread that died without a word.
+            LOG.error("Worker {} stopped on an unexpected error and takes no more steps; restart it. Its steps not reported go "
+                    + "to the other members of its group", workerId, e);
         } finally {
             pool.shutdownNow();
             // Leaving the group is a courtesy: right after a broker restart it waits on a rebalancing group, and a
@@ -251,6 +279,11 @@ final class KafkaStepWorker implements Runnable {
     private void startWaiting() {
         while (active.size() < concurrency && !waiting.isEmpty()) {
             RunningStep step = waiting.peek();
+            PartitionProgress partitionProgress = progress.get(step.partition());
+            if (partitionProgress == null) {
+                waiting.poll(); // its partition went to another member, which runs it
+                continue;
+            }
             byAttempt.put(step.attemptKey(), step);
             Future<?> handler = pool.submit(() -> execute(step));
             if (handler == null) {
@@ -260,7 +293,7 @@ final class KafkaStepWorker implements Runnable {
             waiting.poll();
             step.running(handler);
             active.add(step);
-            progress.get(step.partition()).started();
+            partitionProgress.started();
         }
     }
 
@@ -271,7 +304,11 @@ final class KafkaStepWorker implements Runnable {
             StepResult result = withKeyOf(step.ready(), resolve(step.ready()));
             // Given up on (the engine has moved on) or cut short by a stop: report nothing.
             boolean cutShort = step.isSettled() || Thread.currentThread().isInterrupted();
-            step.published(!cutShort && (result == null || publish(result)));
+            step.published(!cutShort && (result == null || publish(step, result)));
+        } catch (RuntimeException | Error e) {
+            StepReady ready = step.ready();
+            LOG.error("Worker {} could not report step {} of instance {}, attempt {}", workerId, ready.stepId(), ready.instanceId(),
+                    ready.attempt(), e);
         } finally {
             finished.add(step);
         }
@@ -285,10 +322,18 @@ final class KafkaStepWorker implements Runnable {
         try {
             return resolver.resolve(ready);
         } catch (Exception e) {
-            String message = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
-            return new StepResult(ready.workspace(), ready.instanceId(), ready.stepId(), ready.attempt(), null,
-                    StepError.of(StepOutcome.WORKER_ERROR, message), null, workerId, Instant.now());
+            return failed(ready, StepError.of(StepOutcome.WORKER_ERROR, StepOutcome.messageOf(e)));
+        } catch (Throwable e) {
+            // As StepOutcome#run for handlers: left to escape, it would leave the step unreported and run again without end.
+            LOG.error("The resolver of step {} of instance {} (run '{}'), attempt {}, threw {}; reporting the attempt failed with {}",
+                    ready.stepId(), ready.instanceId(), ready.run(), ready.attempt(), e.getClass().getName(), StepOutcome.WORKER_ERROR, e);
+            return failed(ready, StepError.of(StepOutcome.WORKER_ERROR, StepOutcome.messageOf(e)));
         }
+    }
+
+    private StepResult failed(StepReady ready, StepError error) {
+        return new StepResult(ready.workspace(), ready.instanceId(), ready.stepId(), ready.attempt(), null, error, null, workerId,
+                Instant.now());
     }
 
     private void awaitFinished(Duration timeout) {
@@ -321,17 +366,18 @@ final class KafkaStepWorker implements Runnable {
         if (partitionProgress == null) {
             return; // the partition went to another member meanwhile
         }
-        if (step.published() || !running.get()) {
-            // Not published during a stop: stays outstanding, uncommitted, and is handed out again.
-            if (step.published()) {
-                partitionProgress.done(step.offset(), true);
+        if (step.published()) {
+            partitionProgress.done(step.offset(), true);
+        } else if (running.get()) {
+            // Its result was sent until the attempt's deadline passed (the engine has timed the attempt out meanwhile),
+            // or could not be reported at all (logged then). Never run again here: that would repeat the handler's
+            // side effects, at once and without end when the cause stays.
+            partitionProgress.done(step.offset(), true);
+            if (step.expired(Instant.now())) {
+                warnGivenUp(step, "before the broker took its result");
             }
-            return;
         }
-        // The broker did not take the result: run the step again here, as the group would hand it out again.
-        partitionProgress.done(step.offset(), true);
-        partitionProgress.handedOut(step.offset());
-        waiting.addFirst(new RunningStep(step.partition(), step.offset(), step.ready()));
+        // Not published during a stop: stays outstanding, uncommitted, and is handed out again.
     }
 
     /** The watchdog: steps past their deadline no longer hold a slot, nor the partition's commits. */
@@ -470,33 +516,57 @@ final class KafkaStepWorker implements Runnable {
     }
 
     /**
-     * True once the broker acknowledged the result; false leaves the step uncommitted, so it is run again. A result
-     * too large for one Kafka record would be refused every time, and the step run again without end: it is reported
-     * instead as the attempt's failure, {@code payload_too_large}, which the step's retry policy then handles as the
-     * engine handles a result over the instance's budget.
+     * Sends the result until the broker acknowledges it: true then. A result the broker did not take is sent again,
+     * not computed again, since running the handler again would repeat its side effects; for as long as the attempt is
+     * this worker's: until its deadline (as heartbeats moved it) passes, or it is given up on, handed to another member
+     * or cut short by a stop, which interrupt this thread; false then. A result too large for one Kafka record would be
+     * refused every time: it is reported instead as the attempt's failure, {@code payload_too_large}, which the step's
+     * retry policy then handles as the engine handles a result over the instance's budget.
      */
-    private boolean publish(StepResult result) {
-        byte[] value = Json.mapper().writeValueAsBytes(result);
-        long backoff = 100;
-        for (int attempt = 1; attempt <= SEND_ATTEMPTS; attempt++) {
+    private boolean publish(RunningStep step, StepResult result) {
+        byte[] value = encoded(result);
+        long ceiling = FIRST_RESEND.toMillis();
+        for (int tries = 1; ; tries++) {
+            if (step.isSettled() || Thread.currentThread().isInterrupted() || step.expired(Instant.now())) {
+                return false;
+            }
+            Throwable failure;
             try {
-                producer.send(new ProducerRecord<>(Topics.STEP_RESULTS, result.instanceId(), value)).get(30, TimeUnit.SECONDS);
+                producer.send(new ProducerRecord<>(Topics.STEP_RESULTS, result.instanceId(), value)).get();
                 return true;
-            } catch (InterruptedException e) {
+            } catch (InterruptedException | InterruptException e) {
                 Thread.currentThread().interrupt();
                 return false;
-            } catch (Exception e) {
-                if (e instanceof ExecutionException && e.getCause() instanceof RecordTooLargeException) {
-                    LOG.warn("The result of {} {} is {} bytes, more than one record may hold; reporting the attempt failed",
-                            result.instanceId(), result.stepId(), value.length);
-                    return publish(tooLarge(result, value.length));
-                }
-                LOG.warn("Publishing the result of {} {} failed (attempt {}): {}", result.instanceId(), result.stepId(), attempt, e.getMessage());
-                sleep(backoff);
-                backoff *= 2;
+            } catch (ExecutionException e) {
+                failure = e.getCause();
+            } catch (RuntimeException e) {
+                failure = e; // from send itself: no metadata within max.block.ms, a closed producer
             }
+            if (failure instanceof RecordTooLargeException) {
+                LOG.warn("The result of {} {} is {} bytes, more than one record may hold; reporting the attempt failed",
+                        result.instanceId(), result.stepId(), value.length);
+                value = encoded(tooLarge(result, value.length));
+                continue;
+            }
+            if (tries % RESEND_LOG_EVERY == 1) {
+                LOG.warn("Publishing the result of {} {} failed ({} tries so far): {}; sending it again until the broker takes it "
+                        + "or the attempt's deadline passes", result.instanceId(), result.stepId(), tries, failure.getMessage());
+            }
+            sleep(ThreadLocalRandom.current().nextLong(ceiling / 2, ceiling + 1));
+            ceiling = Math.min(ceiling * 2, LONGEST_RESEND.toMillis());
         }
-        return false;
+    }
+
+    /** The result as JSON; one whose outputs cannot be written fails the attempt instead ({@link ResultJson}). */
+    private byte[] encoded(StepResult result) {
+        try {
+            return ResultJson.encode(result);
+        } catch (ResultJson.Unencodable e) {
+            LOG.error("The result of step {} of instance {}, attempt {}, cannot be sent; reporting the attempt failed with {}",
+                    result.stepId(), result.instanceId(), result.attempt(), ResultJson.UNENCODABLE, e.getCause());
+            return Json.mapper().writeValueAsBytes(new StepResult(result.workspace(), result.instanceId(), result.stepId(), result.attempt(),
+                    null, StepError.of(ResultJson.UNENCODABLE, e.getMessage()), null, workerId, Instant.now()).withResultKey(result.resultKey()));
+        }
     }
 
     private StepResult tooLarge(StepResult result, int bytes) {

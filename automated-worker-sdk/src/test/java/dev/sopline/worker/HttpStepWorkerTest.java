@@ -8,6 +8,7 @@ import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 import com.sun.net.httpserver.HttpServer;
+import dev.sopline.schemas.json.Json;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
@@ -15,25 +16,34 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
+import tools.jackson.databind.JsonNode;
 
 /**
- * HTTP mode against a gateway that refuses the token's role (403): the worker says once, at ERROR, which role it needs,
- * and neither hammers the gateway nor runs steps it could not report. Against a gateway that asks it to come back
- * later (429, 503): it sends the step's result again, and does not run the step again.
+ * HTTP mode against a gateway that refuses the token's role (403) or the token itself (401): the worker says once, at
+ * ERROR, what it needs, and neither hammers the gateway nor runs steps it could not report. Against a gateway that asks
+ * it to come back later (429, 503) or fails (5xx): it sends the step's result again, with the same idempotency key, and
+ * does not run the step again. Against a gateway that refuses a result: the handler does not run again and again.
  */
 class HttpStepWorkerTest {
 
     private static final String FORBIDDEN = "{\"error\":\"forbidden\",\"message\":\"Expected a token whose role allows it\"}";
+    private static final String SUBMIT = "/sop/billing/inst-1/steps/pay/submit";
+    private static final String DONE = "{\"id\":\"pay\",\"state\":\"completed\"}";
     private static final String ONE_STEP = """
             [{"instance_id":"inst-1","process":"billing","version":"1.0","step_id":"pay","run":"billing.pay","attempt":1,
               "inputs":{"amount":5}}]""";
 
     private final List<String> requests = new CopyOnWriteArrayList<>();
+    private final List<Submit> submits = new CopyOnWriteArrayList<>();
+    private final CountDownLatch stalled = new CountDownLatch(1);
     private final ListAppender<ILoggingEvent> log = new ListAppender<>();
     private final Logger workerLogger = (Logger) LoggerFactory.getLogger(HttpStepWorker.class);
     private HttpServer gateway;
@@ -47,6 +57,7 @@ class HttpStepWorkerTest {
     @AfterEach
     void stop() {
         workerLogger.detachAppender(log);
+        stalled.countDown();
         if (gateway != null) {
             gateway.stop(0);
         }
@@ -126,6 +137,162 @@ class HttpStepWorkerTest {
         assertThat(log.list).filteredOn(event -> event.getLevel().isGreaterOrEqual(Level.WARN)).isEmpty();
     }
 
+    @Test
+    void shouldReportOutputsTheGatewayRefusesAsAFailureNotToRetryWithoutRunningTheHandlerAgain() throws IOException {
+        AtomicBoolean failed = new AtomicBoolean();
+        startGateway(path -> switch (path) {
+            case "/sop/token" -> WORKER_TOKEN;
+            case "/sop/steps/pending" -> failed.get() ? json(200, "[]") : json(200, ONE_STEP);
+            case SUBMIT -> {
+                if (submits.get(submits.size() - 1).body().has("error")) {
+                    failed.set(true);
+                    yield json(200, DONE);
+                }
+                yield json(422, "{\"error\":\"invalid_outputs\",\"message\":\"Expected the output 'receipt' to be declared\"}");
+            }
+            default -> json(403, FORBIDDEN);
+        });
+        AtomicInteger handled = new AtomicInteger();
+
+        try (SopWorker worker = httpWorker(handled)) {
+            await().atMost(Duration.ofSeconds(5)).until(failed::get);
+            await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(2)).until(() -> handled.get() == 1);
+        }
+
+        assertThat(submits).hasSize(2);
+        JsonNode error = submits.get(1).body().path("error");
+        assertThat(error.path("code").asString()).isEqualTo("invalid_outputs");
+        assertThat(error.path("retryable").asBoolean(true)).as("not retryable: the handler would return the same outputs").isFalse();
+        assertThat(error.path("message").asString()).contains("Expected the output 'receipt' to be declared");
+        assertThat(submits.get(1).idempotencyKey()).as("another body, another key").isNotEqualTo(submits.get(0).idempotencyKey());
+        assertThat(errors()).singleElement().satisfies(message -> assertThat(message).contains("invalid_outputs", "inst-1", "billing.pay"));
+    }
+
+    @Test
+    void shouldTryAResultAnswered5xxAFewTimesThenLeaveTheStepToOthersInsteadOfRunningItAgain() throws IOException {
+        startGateway(Map.of("/sop/token", WORKER_TOKEN, "/sop/steps/pending", json(200, ONE_STEP),
+                SUBMIT, json(500, "{\"error\":\"engine_error\",\"message\":\"The engine could not apply the command\"}")));
+        AtomicInteger handled = new AtomicInteger();
+
+        try (SopWorker worker = httpWorker(handled)) {
+            await().atMost(Duration.ofSeconds(10)).until(() -> submits.size() == HttpStepWorker.SUBMIT_TRIES);
+            // The feed still hands the step out: the worker leaves it alone, and does not run it or send it again.
+            long polls = pendingPolls();
+            await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(3)).until(() -> submits.size() == HttpStepWorker.SUBMIT_TRIES);
+            assertThat(pendingPolls()).isGreaterThan(polls);
+        }
+
+        assertThat(handled).as("the step ran once").hasValue(1);
+        assertThat(submits).extracting(Submit::idempotencyKey).as("every try of one result has the same key").containsOnly(submits.get(0).idempotencyKey());
+        assertThat(errors()).singleElement().satisfies(message -> assertThat(message).contains("500", "engine_error", "inst-1"));
+    }
+
+    @Test
+    void shouldLeaveAStepToOthersWhenTheGatewayRefusesItsResult() throws IOException {
+        startGateway(Map.of("/sop/token", WORKER_TOKEN, "/sop/steps/pending", json(200, ONE_STEP),
+                SUBMIT, json(400, "{\"error\":\"invalid_payload\",\"message\":\"Malformed JSON\"}")));
+        AtomicInteger handled = new AtomicInteger();
+
+        try (SopWorker worker = httpWorker(handled)) {
+            await().atMost(Duration.ofSeconds(5)).until(() -> pendingPolls() >= 3);
+        }
+
+        assertThat(handled).as("the step ran once, not at every poll").hasValue(1);
+        assertThat(submits).hasSize(1);
+        assertThat(errors()).singleElement().satisfies(message -> assertThat(message).contains("400", "invalid_payload"));
+    }
+
+    @Test
+    void shouldSendARetriedSubmitWithTheSameIdempotencyKey() throws IOException {
+        java.util.Deque<Answer> answers = new java.util.concurrent.ConcurrentLinkedDeque<>(List.of(
+                json(502, "<html><body>Bad Gateway</body></html>"), json(200, DONE)));
+        java.util.Deque<Answer> pending = new java.util.concurrent.ConcurrentLinkedDeque<>(List.of(json(200, ONE_STEP)));
+        startGateway(path -> switch (path) {
+            case "/sop/token" -> WORKER_TOKEN;
+            case "/sop/steps/pending" -> pending.isEmpty() ? json(200, "[]") : pending.poll();
+            case SUBMIT -> answers.poll();
+            default -> json(403, FORBIDDEN);
+        });
+        AtomicInteger handled = new AtomicInteger();
+
+        try (SopWorker worker = httpWorker(handled)) {
+            await().atMost(Duration.ofSeconds(5)).until(answers::isEmpty);
+        }
+
+        assertThat(handled).hasValue(1);
+        assertThat(submits).hasSize(2).extracting(Submit::idempotencyKey).containsOnly(submits.get(0).idempotencyKey());
+        assertThat(submits.get(0).idempotencyKey()).matches("inst-1/pay/1/[0-9a-f]{16}");
+    }
+
+    @Test
+    void shouldGoOnPollingWhenThePendingFeedAnswersAPageThatIsNotJson() throws IOException {
+        java.util.Deque<Answer> pending = new java.util.concurrent.ConcurrentLinkedDeque<>(List.of(
+                json(200, "<html><body>Please log in to the proxy</body></html>"), json(200, ONE_STEP)));
+        startGateway(path -> switch (path) {
+            case "/sop/token" -> WORKER_TOKEN;
+            case "/sop/steps/pending" -> pending.isEmpty() ? json(200, "[]") : pending.poll();
+            case SUBMIT -> json(200, DONE);
+            default -> json(403, FORBIDDEN);
+        });
+        AtomicInteger handled = new AtomicInteger();
+
+        try (SopWorker worker = httpWorker(handled)) {
+            await().atMost(Duration.ofSeconds(5)).until(() -> handled.get() == 1 && submits.size() == 1);
+            assertThat(worker.isRunning()).isTrue();
+        }
+
+        assertThat(log.list).filteredOn(event -> event.getLevel() == Level.WARN).map(ILoggingEvent::getFormattedMessage)
+                .anySatisfy(message -> assertThat(message).contains("not JSON", "Please log in"));
+    }
+
+    @Test
+    void shouldLogOneErrorAndBackOffWhenTheGatewayRefusesTheTokenWith401() throws IOException {
+        startGateway(path -> json(401, "{\"error\":\"unauthorized\",\"message\":\"Expected a valid token\"}"));
+        AtomicInteger handled = new AtomicInteger();
+
+        try (SopWorker worker = httpWorker(handled)) {
+            await().atMost(Duration.ofSeconds(5)).until(() -> !requests.isEmpty());
+            await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(2)).until(() -> requests.size() == 1);
+            assertThat(worker.isRunning()).as("the worker keeps running, to try again later").isTrue();
+        }
+
+        assertThat(errors()).singleElement().satisfies(message -> assertThat(message)
+                .contains("401", "revoked or expired", "role 'worker'", "every " + HttpStepWorker.FORBIDDEN_BACKOFF.toSeconds() + " s")
+                .doesNotContain("a-token"));
+        assertThat(log.list).filteredOn(event -> event.getLevel() == Level.WARN).isEmpty();
+    }
+
+    @Test
+    void shouldGiveUpOnAnAnswerWhoseBodyStallsAndPollAgain() throws Exception {
+        java.util.Deque<Answer> pending = new java.util.concurrent.ConcurrentLinkedDeque<>(List.of(STALL, json(200, ONE_STEP)));
+        startGateway(path -> switch (path) {
+            case "/sop/token" -> WORKER_TOKEN;
+            case "/sop/steps/pending" -> pending.isEmpty() ? json(200, "[]") : pending.poll();
+            case SUBMIT -> json(200, DONE);
+            default -> json(403, FORBIDDEN);
+        });
+        AtomicInteger handled = new AtomicInteger();
+        HttpStepWorker worker = new HttpStepWorker("http://localhost:" + gateway.getAddress().getPort(), "a-token",
+                Map.of("billing.pay", step -> Map.of("receipt", "r-" + handled.incrementAndGet())), 1, Duration.ofSeconds(1),
+                Duration.ofMillis(500));
+        Thread thread = new Thread(worker, "stalled-gateway-worker");
+        thread.start();
+        try {
+            await().atMost(Duration.ofSeconds(5)).until(() -> submits.size() == 1);
+        } finally {
+            worker.stop(Duration.ofSeconds(1));
+            thread.join(5_000);
+        }
+
+        assertThat(handled).hasValue(1);
+        assertThat(log.list).filteredOn(event -> event.getLevel() == Level.WARN).map(ILoggingEvent::getFormattedMessage)
+                .anySatisfy(message -> assertThat(message).contains("no complete answer", "500 ms"));
+    }
+
+    private long pendingPolls() {
+        return requests.stream().filter(request -> request.equals("GET /sop/steps/pending")).count();
+    }
+
     private SopWorker httpWorker(AtomicInteger handled) {
         return SopWorker.builder()
                 .http("http://localhost:" + gateway.getAddress().getPort(), "a-token")
@@ -152,10 +319,26 @@ class HttpStepWorkerTest {
         gateway.createContext("/", exchange -> {
             String path = exchange.getRequestURI().getPath();
             requests.add(exchange.getRequestMethod() + " " + path);
-            exchange.getRequestBody().readAllBytes();
+            byte[] request = exchange.getRequestBody().readAllBytes();
+            if (exchange.getRequestMethod().equals("POST")) {
+                submits.add(new Submit(path, Json.mapper().readTree(request), exchange.getRequestHeaders().getFirst("Idempotency-Key")));
+            }
             Answer answer = answers.apply(path);
             byte[] body = answer.body().getBytes(StandardCharsets.UTF_8);
-            exchange.getResponseHeaders().set("Content-Type", "application/json");
+            exchange.getResponseHeaders().set("Content-Type", answer.body().startsWith("<") ? "text/html" : "application/json");
+            if (answer == STALL) {
+                // The headers and a first byte, then nothing: a gateway, or a proxy, that stalls mid-answer.
+                exchange.sendResponseHeaders(200, 100);
+                exchange.getResponseBody().write('[');
+                exchange.getResponseBody().flush();
+                try {
+                    stalled.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                exchange.close();
+                return;
+            }
             if (answer.retryAfter() != null) {
                 exchange.getResponseHeaders().set("Retry-After", answer.retryAfter());
             }
@@ -163,6 +346,7 @@ class HttpStepWorkerTest {
             exchange.getResponseBody().write(body);
             exchange.close();
         });
+        gateway.setExecutor(Executors.newCachedThreadPool());
         gateway.start();
     }
 
@@ -175,4 +359,10 @@ class HttpStepWorkerTest {
     }
 
     private record Answer(int status, String body, String retryAfter) {}
+
+    private static final Answer STALL = new Answer(200, "", null);
+    private static final Answer WORKER_TOKEN = json(200, "{\"id\":\"tok-1\",\"name\":\"w\",\"role\":\"worker\",\"workspace\":\"default\"}");
+
+    /** A submit as the gateway received it. */
+    private record Submit(String path, JsonNode body, String idempotencyKey) {}
 }

@@ -1,0 +1,96 @@
+package dev.sopline.worker;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import ch.qos.logback.classic.Level;
+import dev.sopline.testing.SharedKafka;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.ConsumerGroupDescription;
+import org.apache.kafka.clients.producer.Callback;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.GroupState;
+import org.apache.kafka.common.errors.TimeoutException;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A partition moves to another member while a step of it waits for the broker to take its result: the worker hands
+ * the step over and keeps running. Before, a step that ended unpublished during the move was queued again after its
+ * partition was dropped, and the worker's poll thread died on it.
+ */
+class RevokedWhileUnpublishedIT {
+
+    private final Platform platform = Platform.get();
+
+    @Test
+    void shouldKeepRunningWhenAPartitionMovesWhileAResultIsNotTakenYet() throws Exception {
+        platform.register(Platform.oneStepProcess("revoked-flow", "revoked.work"));
+        AtomicInteger calls = new AtomicInteger();
+        AtomicBoolean outage = new AtomicBoolean(true);
+        StepHandler handler = step -> Map.of("result", "call " + calls.incrementAndGet());
+        KafkaStepWorker first = new KafkaStepWorker(SharedKafka.bootstrapServers(), "revoked-workers",
+                StepTopics.forHandlers(Set.of("revoked.work"), false), ready -> true, null, 1, "revoked-first", null,
+                new OutageProducer(outage)).withHandlers(Map.of("revoked.work", handler));
+        Thread firstThread = new Thread(first, "revoked-first");
+        try (CapturedLog log = CapturedLog.of(KafkaStepWorker.class)) {
+            firstThread.start();
+            String id = platform.start("revoked-flow", Map.of("n", 1));
+            await().atMost(Duration.ofSeconds(30)).until(() -> calls.get() == 1);
+
+            try (SopWorker second = SopWorker.builder().kafka(SharedKafka.bootstrapServers()).group("revoked-workers")
+                    .workerId("revoked-second").handle("revoked.work", handler).start()) {
+                awaitStableGroup("revoked-workers", 2);
+                outage.set(false);
+
+                await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
+                        assertThat(platform.instance("revoked-flow", id).path("state").asString()).isEqualTo("completed"));
+                assertThat(firstThread.isAlive()).as("the first worker survived the move").isTrue();
+                assertThat(second.isRunning()).isTrue();
+            }
+            assertThat(log.messagesAtLeast(Level.ERROR)).isEmpty();
+        } finally {
+            first.stop(Duration.ofSeconds(5));
+            firstThread.join(15_000);
+        }
+    }
+
+    private static void awaitStableGroup(String group, int members) {
+        try (Admin admin = Admin.create(Map.of("bootstrap.servers", SharedKafka.bootstrapServers()))) {
+            await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
+                ConsumerGroupDescription description = admin.describeConsumerGroups(List.of(group)).all().get().get(group);
+                assertThat(description.groupState()).isEqualTo(GroupState.STABLE);
+                assertThat(description.members()).hasSize(members);
+            });
+        }
+    }
+
+    /** The real producer, refusing every send while the outage lasts, as a broker out of reach does. */
+    private static final class OutageProducer extends KafkaProducer<String, byte[]> {
+        private final AtomicBoolean outage;
+
+        OutageProducer(AtomicBoolean outage) {
+            super(Map.of("bootstrap.servers", SharedKafka.bootstrapServers(), "acks", "all"), new StringSerializer(), new ByteArraySerializer());
+            this.outage = outage;
+        }
+
+        @Override
+        public Future<RecordMetadata> send(ProducerRecord<String, byte[]> record, Callback callback) {
+            if (outage.get()) {
+                return CompletableFuture.failedFuture(new TimeoutException("Expiring 1 record(s) for " + record.topic() + ": 120000 ms has passed"));
+            }
+            return super.send(record, callback);
+        }
+    }
+}

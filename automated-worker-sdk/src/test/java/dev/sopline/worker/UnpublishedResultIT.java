@@ -1,0 +1,119 @@
+package dev.sopline.worker;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import ch.qos.logback.classic.Level;
+import dev.sopline.schemas.json.Json;
+import dev.sopline.testing.SharedKafka;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Predicate;
+import org.apache.kafka.clients.producer.Callback;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.errors.TimeoutException;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * A result the broker does not take at first (an outage) is sent again until it does, or until its attempt's deadline
+ * has passed: the handler, whose side effects would repeat, runs once per attempt.
+ */
+class UnpublishedResultIT {
+
+    private final Platform platform = Platform.get();
+
+    @Test
+    void shouldSendAResultAgainUntilTheBrokerTakesItWithoutRunningTheHandlerAgain() throws Exception {
+        platform.register(Platform.oneStepProcess("unpublished-flow", "unpublished.work"));
+        AtomicInteger calls = new AtomicInteger();
+        // More refusals than the worker once tried before running the step again.
+        AtomicInteger refusals = new AtomicInteger(6);
+        OutageProducer producer = new OutageProducer(record -> refusals.getAndDecrement() > 0);
+        KafkaStepWorker worker = new KafkaStepWorker(SharedKafka.bootstrapServers(), "unpublished-workers",
+                StepTopics.forHandlers(Set.of("unpublished.work"), false), ready -> true, null, 1, "unpublished-worker", null, producer)
+                .withHandlers(Map.of("unpublished.work", step -> Map.of("result", "paid once, call " + calls.incrementAndGet())));
+        Thread thread = new Thread(worker, "unpublished-worker");
+        thread.start();
+        try {
+            String id = platform.start("unpublished-flow", Map.of("n", 1));
+
+            await().atMost(Duration.ofSeconds(60)).untilAsserted(() ->
+                    assertThat(platform.instance("unpublished-flow", id).path("state").asString()).isEqualTo("completed"));
+            JsonNode step = platform.instance("unpublished-flow", id).path("steps").get(0);
+            assertThat(step.path("outputs").path("result").asString()).isEqualTo("paid once, call 1");
+            assertThat(calls).as("handler calls").hasValue(1);
+            assertThat(producer.refused()).isEqualTo(6);
+        } finally {
+            worker.stop(Duration.ofSeconds(5));
+            thread.join(15_000);
+        }
+    }
+
+    @Test
+    void shouldStopSendingAResultOnceItsAttemptTimedOutAndRunOnlyTheNextAttempt() throws Exception {
+        platform.register(Platform.oneStepProcess("unpublished-timeout", "unpublishedtimeout.work").replace("      run: unpublishedtimeout.work\n", """
+                      run: unpublishedtimeout.work
+                      timeout: 4s
+                      heartbeat_timeout: 4s
+                      retry:
+                        max_attempts: 2
+                        initial_backoff: 1s
+                """));
+        AtomicInteger calls = new AtomicInteger();
+        // The results of the first attempt never reach the broker; the engine times that attempt out (a step with a
+        // heartbeat_timeout gets a new attempt then; without one it would fail).
+        OutageProducer producer = new OutageProducer(record -> Json.mapper().readTree(record.value()).path("attempt").asInt() == 1);
+        KafkaStepWorker worker = new KafkaStepWorker(SharedKafka.bootstrapServers(), "unpublished-timeout-workers",
+                StepTopics.forHandlers(Set.of("unpublishedtimeout.work"), false), ready -> true, null, 1, "unpublished-timeout-worker", null,
+                producer).withHandlers(Map.of("unpublishedtimeout.work",
+                        step -> Map.of("result", "call " + calls.incrementAndGet() + ", attempt " + step.attempt())));
+        Thread thread = new Thread(worker, "unpublished-timeout-worker");
+        try (CapturedLog log = CapturedLog.of(KafkaStepWorker.class)) {
+            thread.start();
+            String id = platform.start("unpublished-timeout", Map.of("n", 1));
+
+            await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
+                    assertThat(platform.instance("unpublished-timeout", id).path("state").asString()).isEqualTo("completed"));
+            JsonNode step = platform.instance("unpublished-timeout", id).path("steps").get(0);
+            assertThat(step.path("outputs").path("result").asString()).isEqualTo("call 2, attempt 2");
+            assertThat(calls).as("handler calls: one per attempt").hasValue(2);
+            assertThat(log.messagesAtLeast(Level.WARN)).anySatisfy(message -> assertThat(message).contains("gave up on step work", "attempt 1"));
+        } finally {
+            worker.stop(Duration.ofSeconds(5));
+            thread.join(15_000);
+        }
+    }
+
+    /** The real producer, refusing some sends as a broker outage does: delivery timed out. */
+    private static final class OutageProducer extends KafkaProducer<String, byte[]> {
+        private final Predicate<ProducerRecord<String, byte[]>> refuses;
+        private final AtomicInteger refused = new AtomicInteger();
+
+        OutageProducer(Predicate<ProducerRecord<String, byte[]>> refuses) {
+            super(Map.of("bootstrap.servers", SharedKafka.bootstrapServers(), "acks", "all"), new StringSerializer(), new ByteArraySerializer());
+            this.refuses = refuses;
+        }
+
+        @Override
+        public Future<RecordMetadata> send(ProducerRecord<String, byte[]> record, Callback callback) {
+            if (refuses.test(record)) {
+                refused.incrementAndGet();
+                return CompletableFuture.failedFuture(new TimeoutException("Expiring 1 record(s) for " + record.topic() + ": 120000 ms has passed"));
+            }
+            return super.send(record, callback);
+        }
+
+        int refused() {
+            return refused.get();
+        }
+    }
+}
