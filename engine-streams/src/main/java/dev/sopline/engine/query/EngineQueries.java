@@ -25,6 +25,8 @@ import dev.sopline.schemas.instance.PendingStep;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.IdentityHashMap;
+import java.util.Map;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Supplier;
@@ -117,18 +119,30 @@ public final class EngineQueries implements EngineReader {
     public Page<InstanceView> instances(String workspace, InstanceFilter filter, String cursor, int limit, Collection<Integer> partitions,
                                         boolean stale) {
         return readable(() -> {
-            List<InstanceView> candidates = new ArrayList<>();
+            // Each view's data, as counted against its instance's budget: what its JSON mostly is.
+            Map<InstanceView, Long> sizes = new IdentityHashMap<>();
+            Page.Sized<InstanceView> page = new Page.Sized<>(Orders.NEWEST_FIRST, limit, Orders::instanceCursor, view -> sizes.getOrDefault(view, 0L));
             for (int partition : partitions) {
                 ReadOnlyKeyValueStore<String, String> index = store(EngineTopology.INSTANCE_INDEX_STORE, partition, stale);
                 ReadOnlyKeyValueStore<String, Instance> instances = store(EngineTopology.INSTANCES_STORE, partition, stale);
-                for (String id : InstanceListIndex.newestIds(index, workspace, filter.process(), filter.state(), cursor, limit + 1)) {
+                List<String> ids = InstanceListIndex.newestIds(index, workspace, filter.process(), filter.state(), cursor, limit + 1);
+                List<InstanceView> part = new ArrayList<>();
+                long bytes = 0;
+                for (String id : ids) {
+                    if (bytes >= Page.MAX_BYTES) {
+                        break; // the page ends by this part's last entry at the latest: reading more would be waste
+                    }
                     Instance instance = instances.get(InstanceKeys.key(workspace, id));
                     if (instance != null) {
-                        candidates.add(instance.view());
+                        InstanceView view = instance.view();
+                        sizes.put(view, instance.dataBytes());
+                        part.add(view);
+                        bytes += instance.dataBytes();
                     }
                 }
+                page.addPart(part, bytes >= Page.MAX_BYTES && !part.isEmpty() && !part.get(part.size() - 1).id().equals(ids.get(ids.size() - 1)));
             }
-            return Page.of(candidates, Orders.NEWEST_FIRST, limit, Orders::instanceCursor).markedStale(stale);
+            return page.page().markedStale(stale);
         });
     }
 
@@ -142,12 +156,13 @@ public final class EngineQueries implements EngineReader {
     public Page<PendingStep> pendingSteps(String workspace, PendingFilter filter, String cursor, int limit, Collection<Integer> partitions,
                                           boolean stale) {
         return readable(() -> {
-            List<PendingStep> candidates = new ArrayList<>();
+            Page.Sized<PendingStep> page = new Page.Sized<>(Orders.OLDEST_FIRST, limit, Orders::pendingCursor, PendingStepStore::dataBytes);
             for (int partition : partitions) {
-                candidates.addAll(PendingStepStore.oldest(store(EngineTopology.PENDING_STORE, partition, stale), workspace,
-                        filter::matches, cursor, limit + 1));
+                PendingStepStore.Part part = PendingStepStore.oldest(store(EngineTopology.PENDING_STORE, partition, stale), workspace,
+                        filter::matches, cursor, limit + 1, Page.MAX_BYTES);
+                page.addPart(part.steps(), part.cut());
             }
-            return Page.of(candidates, Orders.OLDEST_FIRST, limit, Orders::pendingCursor).markedStale(stale);
+            return page.page().markedStale(stale);
         });
     }
 

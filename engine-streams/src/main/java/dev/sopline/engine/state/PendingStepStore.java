@@ -1,5 +1,6 @@
 package dev.sopline.engine.state;
 
+import dev.sopline.engine.decision.JsonSize;
 import dev.sopline.schemas.definition.ProcessDefinition;
 import dev.sopline.schemas.instance.PendingStep;
 import java.util.ArrayList;
@@ -100,5 +101,39 @@ public final class PendingStepStore {
             }
         }
         return found;
+    }
+
+    /** One partition's part of a page: its entries, oldest first, and whether it has more after the last. */
+    public record Part(List<PendingStep> steps, boolean cut) {}
+
+    /**
+     * As {@link #oldest(ReadOnlyKeyValueStore, String, Predicate, String, int)}, stopping early, with {@code cut}, once
+     * the entries' data reaches {@code maxBytes}.
+     */
+    public static Part oldest(ReadOnlyKeyValueStore<String, PendingStep> store, String workspace, Predicate<PendingStep> filter,
+                              String cursor, int max, long maxBytes) {
+        String prefix = workspacePrefix(workspace);
+        String from = cursor == null ? prefix : prefix + cursor;
+        List<PendingStep> found = new ArrayList<>();
+        long bytes = 0;
+        try (KeyValueIterator<String, PendingStep> iterator = store.range(from, prefix + "~")) {
+            while (iterator.hasNext() && found.size() < max) {
+                KeyValue<String, PendingStep> entry = iterator.next();
+                if (entry.key.equals(from) || !filter.test(entry.value)) {
+                    continue;
+                }
+                if (bytes >= maxBytes) {
+                    return new Part(found, true);
+                }
+                found.add(entry.value);
+                bytes += dataBytes(entry.value);
+            }
+        }
+        return new Part(found, false);
+    }
+
+    /** The data an entry carries, as JSON: its inputs and, for an escalated judgment, the agent's proposal. */
+    public static long dataBytes(PendingStep step) {
+        return JsonSize.of(step.inputs()) + JsonSize.of(step.proposal());
     }
 }

@@ -95,6 +95,44 @@ class WorkspaceBoundsIT extends GatewayTestBase {
     }
 
     @Test
+    void shouldEndAPageOfLargeInstancesOrStepsAtAMebibyteAndReachEveryOneByItsLinks() {
+        SopApi admin = WorkspaceIsolationIT.createWorkspace(this, "large").admin();
+        assertThat(admin.register("""
+                engine: "0.1"
+                process:
+                  name: large
+                  version: "1.0"
+                  inputs:
+                    - name: document
+                  steps:
+                    - id: read
+                      type: form
+                      inputs:
+                        document: "${inputs.document}"
+                      outputs:
+                        - name: done
+                """).status()).isEqualTo(201);
+        List<String> started = new ArrayList<>();
+        for (int i = 0; i < 12; i++) {
+            // About 100 KiB of data each: a mebibyte holds about ten.
+            SopApi.Response start = admin.start("large", Map.of("document", String.valueOf(i).repeat(100 * 1024)));
+            assertThat(start.status()).as(start.body()).isEqualTo(201);
+            started.add(start.json().path("id").asString());
+        }
+
+        SopApi.Response firstPage = admin.get("/sop/instances?limit=500");
+        List<String> instances = allPages(admin, "/sop/instances?limit=500");
+        SopApi.Response firstSteps = admin.get("/sop/steps/pending?limit=500");
+        List<String> steps = allPages(admin, "/sop/steps/pending?limit=500", "instance_id");
+
+        assertThat(firstPage.json().size()).as("instances on the first page of 500").isBetween(1, 11);
+        assertThat(firstPage.header("Link")).contains("rel=\"next\"");
+        assertThat(instances).containsExactlyInAnyOrderElementsOf(started).doesNotHaveDuplicates();
+        assertThat(firstSteps.json().size()).as("steps on the first page of 500").isBetween(1, 11);
+        assertThat(steps).containsExactlyInAnyOrderElementsOf(started).doesNotHaveDuplicates();
+    }
+
+    @Test
     void shouldLetNoMoreThanTwentyWebhooksThroughWhenAskedAllAtOnce() throws Exception {
         SopApi admin = WorkspaceIsolationIT.createWorkspace(this, "burst").admin();
 
@@ -194,12 +232,16 @@ class WorkspaceBoundsIT extends GatewayTestBase {
 
     /** Follows the {@code Link: rel="next"} headers from the first page to the last, collecting the ids. */
     private List<String> allPages(SopApi admin, String first) {
+        return allPages(admin, first, "id");
+    }
+
+    private List<String> allPages(SopApi admin, String first, String idField) {
         List<String> ids = new ArrayList<>();
         String path = first;
         while (path != null) {
             SopApi.Response page = admin.get(path);
             assertThat(page.status()).as(page.body()).isEqualTo(200);
-            ids.addAll(SopApi.texts(page.json(), "id"));
+            ids.addAll(SopApi.texts(page.json(), idField));
             String link = page.header("Link");
             Matcher next = link == null ? null : NEXT.matcher(link);
             path = next != null && next.find() ? next.group(1).substring(("http://localhost:" + port).length()) : null;
