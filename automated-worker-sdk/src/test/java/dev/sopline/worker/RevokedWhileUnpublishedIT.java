@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import ch.qos.logback.classic.Level;
+import dev.sopline.testing.CapturedLog;
 import dev.sopline.testing.SharedKafka;
 import java.time.Duration;
 import java.util.List;

@@ -7,6 +7,7 @@ import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import dev.sopline.schemas.definition.StepType;
 import dev.sopline.schemas.topic.Topics;
+import dev.sopline.testing.CapturedLog;
 import dev.sopline.testing.SharedKafka;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import ch.qos.logback.classic.Level;
 import dev.sopline.schemas.json.Json;
+import dev.sopline.testing.CapturedLog;
 import dev.sopline.testing.SharedKafka;
 import java.time.Duration;
 import java.util.Map;

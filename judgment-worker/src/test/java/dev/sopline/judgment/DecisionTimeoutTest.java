@@ -10,6 +10,7 @@ import dev.sopline.schemas.definition.OutputDeclaration;
 import dev.sopline.schemas.definition.StepType;
 import dev.sopline.schemas.event.StepReady;
 import dev.sopline.schemas.event.StepResult;
+import dev.sopline.testing.CapturedLog;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;

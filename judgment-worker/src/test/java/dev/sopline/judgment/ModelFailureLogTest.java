@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import ch.qos.logback.classic.Level;
 import dev.sopline.schemas.definition.FieldType;
 import dev.sopline.schemas.definition.OutputDeclaration;
+import dev.sopline.testing.CapturedLog;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;

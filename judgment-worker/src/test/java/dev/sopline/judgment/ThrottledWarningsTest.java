@@ -3,6 +3,7 @@ package dev.sopline.judgment;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import ch.qos.logback.classic.Level;
+import dev.sopline.testing.CapturedLog;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;

@@ -3,21 +3,19 @@ package dev.sopline.engine.topology;
 import static dev.sopline.engine.topology.EngineHarness.WORKSPACE;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import ch.qos.logback.classic.Logger;
-import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.core.read.ListAppender;
+import ch.qos.logback.classic.Level;
 import dev.sopline.engine.processor.CommandProcessor;
 import dev.sopline.schemas.command.Command;
 import dev.sopline.schemas.command.CommandReply;
 import dev.sopline.schemas.command.FireTimer;
 import dev.sopline.schemas.command.RetireProcess;
 import dev.sopline.schemas.command.StartInstance;
+import dev.sopline.testing.CapturedLog;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.slf4j.LoggerFactory;
 
 /** A process of a deleted workspace is retired: its schedule stops and no start of it is accepted. */
 class RetiredProcessTest {
@@ -82,21 +80,15 @@ class RetiredProcessTest {
         // given: a schedule's fire decided just before the retirement, read after it
         engine.register("scheduled.yaml");
         retire("retire-1");
-        ListAppender<ILoggingEvent> log = new ListAppender<>();
-        Logger processor = (Logger) LoggerFactory.getLogger(CommandProcessor.class);
-        log.start();
-        processor.addAppender(log);
-        try {
+        try (CapturedLog log = CapturedLog.of(CommandProcessor.class)) {
             // when: as the engine writes it, with no sender to answer
             engine.publish(new StartInstance(null, WORKSPACE, OTHER_ID, "nightly", Map.of("region", "emea"), null, StartInstance.SCHEDULE, "1.0"));
-        } finally {
-            processor.detachAppender(log);
-        }
 
-        // then
-        assertThat(engine.instance(OTHER_ID)).isNull();
-        assertThat(log.list).extracting(ILoggingEvent::getFormattedMessage).singleElement().asString()
-                .startsWith("A schedule start of process 'nightly' in workspace '" + WORKSPACE + "' was refused: 404 not_found: ");
+            // then
+            assertThat(engine.instance(OTHER_ID)).isNull();
+            assertThat(log.messagesAtLeast(Level.WARN)).singleElement().asString()
+                    .startsWith("A schedule start of process 'nightly' in workspace '" + WORKSPACE + "' was refused: 404 not_found: ");
+        }
     }
 
     @Test

@@ -1,4 +1,4 @@
-package dev.sopline.worker;
+package dev.sopline.testing;
 
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
@@ -7,8 +7,8 @@ import ch.qos.logback.core.read.ListAppender;
 import java.util.List;
 import org.slf4j.LoggerFactory;
 
-/** What one logger (and those below it) logs while open: for tests of what a worker tells its operator. */
-final class CapturedLog implements AutoCloseable {
+/** What one logger (and those below it) logs while open: for tests of what the platform or a worker tells its operator. */
+public final class CapturedLog implements AutoCloseable {
 
     private final Logger logger;
     private final ListAppender<ILoggingEvent> appender = new ListAppender<>();
@@ -19,21 +19,21 @@ final class CapturedLog implements AutoCloseable {
         logger.addAppender(appender);
     }
 
-    static CapturedLog of(Class<?> type) {
+    public static CapturedLog of(Class<?> type) {
         return new CapturedLog((Logger) LoggerFactory.getLogger(type));
     }
 
     /** Every logger of the JVM, Kafka's clients included. */
-    static CapturedLog ofAll() {
+    public static CapturedLog ofAll() {
         return new CapturedLog((Logger) LoggerFactory.getLogger(Logger.ROOT_LOGGER_NAME));
     }
 
-    List<ILoggingEvent> events() {
+    public List<ILoggingEvent> events() {
         return List.copyOf(appender.list);
     }
 
     /** The messages logged at {@code level} or above. */
-    List<String> messagesAtLeast(Level level) {
+    public List<String> messagesAtLeast(Level level) {
         return events().stream().filter(event -> event.getLevel().isGreaterOrEqual(level)).map(ILoggingEvent::getFormattedMessage).toList();
     }
 
