@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.sopline.schemas.json.Json;
+import dev.sopline.testing.SopApi;
 import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
@@ -172,6 +173,32 @@ class McpServerIT extends GatewayTestBase {
         assertThat(json(allowed).path("processes").isArray()).isTrue();
     }
 
+    /** The callback URL resolves its step without a token: an agent holding a viewer's token is not shown it. */
+    @Test
+    void shouldShowAWebhookStepsCallbackUrlToAWorkersTokenButNotToAViewers() {
+        client = connect("X-SOP-Token", TOKEN);
+        assertThat(call("register_process", Map.of("yaml", GatewayApiIT.IDENTITY)).isError()).isNotEqualTo(Boolean.TRUE);
+        String id = json(call("start_instance", Map.of("process", "identity-check", "inputs", Map.of()))).path("id").asString();
+        Map<String, Object> instance = Map.of("process", "identity-check", "instance_id", id);
+        Map<String, Object> pending = Map.of("process", "identity-check", "type", "webhook", "limit", 500);
+        client.close();
+
+        client = connect("X-SOP-Token", tokenWithRole("worker"));
+        String callbackUrl = json(call("get_instance", instance)).path("steps").get(0).path("callback_url").asString();
+        assertThat(callbackUrl).startsWith("http://localhost:" + port + "/sop/webhooks/");
+        assertThat(text(call("list_pending_steps", pending))).contains(callbackUrl);
+        client.close();
+
+        client = connect("X-SOP-Token", tokenWithRole("viewer"));
+        CallToolResult asViewer = call("get_instance", instance);
+        assertThat(json(asViewer).path("steps").get(0).path("state").asString()).isEqualTo("active");
+        assertThat(text(asViewer)).doesNotContain("callback_url").doesNotContain("/sop/webhooks/");
+        assertThat(String.valueOf(asViewer.structuredContent())).doesNotContain("callback_url");
+        CallToolResult pendingAsViewer = call("list_pending_steps", pending);
+        assertThat(text(pendingAsViewer)).contains(id).doesNotContain("callback_url").doesNotContain("/sop/webhooks/");
+        assertThat(String.valueOf(pendingAsViewer.structuredContent())).doesNotContain("callback_url");
+    }
+
     @Test
     void shouldAnswer401WithTheErrorBodyAndABearerChallengeWithoutAValidToken() throws Exception {
         String initialize = """
@@ -213,6 +240,12 @@ class McpServerIT extends GatewayTestBase {
             connected.initialize();
         }
         return connected;
+    }
+
+    private String tokenWithRole(String role) {
+        SopApi.Response created = api().post("/workspace/tokens", Map.of("name", "mcp-" + role, "role", role));
+        assertThat(created.status()).isEqualTo(201);
+        return created.json().path("token").asString();
     }
 
     private CallToolResult call(String tool, Map<String, Object> arguments) {
