@@ -4,6 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import dev.sopline.schemas.json.Json;
 import dev.sopline.testing.SopApi;
 import io.modelcontextprotocol.client.McpClient;
@@ -22,6 +26,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -228,6 +233,41 @@ class McpServerIT extends GatewayTestBase {
             assertThat(answer.body()).as(request[1]).doesNotContain("stackTrace").doesNotContain("at io.modelcontextprotocol");
             assertThat(Json.mapper().readTree(answer.body()).path("error").asString()).as(request[1]).isNotBlank();
         }
+    }
+
+    /** The SDK answers its other bad params (an unknown tool) so: a JSON-RPC error with the request's id, over HTTP 200. */
+    @Test
+    void shouldAnswerAToolCallWithBadlyShapedParamsWithAnInvalidParamsErrorNotA500() throws Exception {
+        ListAppender<ILoggingEvent> logged = new ListAppender<>();
+        Logger root = (Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
+        logged.start();
+        root.addAppender(logged);
+        try {
+            Map<String, String> requests = Map.of(
+                    "7", "{\"jsonrpc\": \"2.0\", \"id\": 7, \"method\": \"tools/call\", \"params\": {\"name\": \"list_processes\", \"arguments\": \"str\"}}",
+                    "\"no-params\"", "{\"jsonrpc\": \"2.0\", \"id\": \"no-params\", \"method\": \"tools/call\"}",
+                    "9", "{\"jsonrpc\": \"2.0\", \"id\": 9, \"method\": \"tools/call\", \"params\": \"list_processes\"}",
+                    "10", "{\"jsonrpc\": \"2.0\", \"id\": 10, \"method\": \"tools/call\", \"params\": {\"arguments\": {}}}");
+            for (Map.Entry<String, String> request : requests.entrySet()) {
+                HttpResponse<String> answer = postToMcp(request.getValue());
+
+                assertThat(answer.statusCode()).as(request.getValue()).isEqualTo(200);
+                JsonNode body = Json.mapper().readTree(answer.body());
+                assertThat(body.path("id").toString()).as(request.getValue()).isEqualTo(request.getKey());
+                assertThat(body.path("error").path("code").asInt()).as(answer.body()).isEqualTo(-32602);
+                assertThat(body.path("error").path("message").asString()).as(answer.body()).startsWith("Expected params");
+            }
+        } finally {
+            root.detachAppender(logged);
+        }
+        assertThat(logged.list).filteredOn(event -> event.getLevel() == Level.ERROR).extracting(ILoggingEvent::getFormattedMessage).isEmpty();
+    }
+
+    private HttpResponse<String> postToMcp(String body) throws Exception {
+        return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://localhost:" + port + "/mcp"))
+                .header("Authorization", "Bearer " + TOKEN).header("Content-Type", "application/json")
+                .header("Accept", "application/json, text/event-stream")
+                .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
     }
 
     private McpSyncClient connect(String header, String value) {
