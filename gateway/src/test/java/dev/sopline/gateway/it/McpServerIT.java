@@ -263,9 +263,36 @@ class McpServerIT extends GatewayTestBase {
         assertThat(logged.list).filteredOn(event -> event.getLevel() == Level.ERROR).extracting(ILoggingEvent::getFormattedMessage).isEmpty();
     }
 
+    /**
+     * A list holds its items once, in the text every client reads (as the MCP specification asks of a tool's result),
+     * so an agent's page is about as large as the API's.
+     */
+    @Test
+    void shouldAnswerAListOnceInItsTextAboutAsLargeAsTheApisAnswer() throws Exception {
+        WorkspaceIsolationIT.Workspace workspace = WorkspaceIsolationIT.createWorkspace(this, "mcp-lists");
+        assertThat(workspace.admin().register(GatewayApiIT.REVIEW).status()).isEqualTo(201);
+        for (int i = 0; i < 20; i++) {
+            assertThat(workspace.admin().start("review", Map.of("title", "Listed " + i)).status()).isEqualTo(201);
+        }
+        String api = workspace.admin().get("/sop/instances?limit=50").body();
+
+        HttpResponse<String> mcp = postToMcp(workspace.token(), "{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": \"tools/call\", "
+                + "\"params\": {\"name\": \"list_instances\", \"arguments\": {\"limit\": 50}}}");
+
+        assertThat(mcp.statusCode()).isEqualTo(200);
+        JsonNode result = Json.mapper().readTree(mcp.body()).path("result");
+        JsonNode listed = Json.mapper().readTree(result.path("content").get(0).path("text").asString());
+        assertThat(listed.path("instances")).hasSize(20).isEqualTo(Json.mapper().readTree(api));
+        assertThat(mcp.body().length()).as("the MCP answer against the API's %d characters", api.length()).isLessThan(api.length() * 3 / 2);
+    }
+
     private HttpResponse<String> postToMcp(String body) throws Exception {
+        return postToMcp(TOKEN, body);
+    }
+
+    private HttpResponse<String> postToMcp(String token, String body) throws Exception {
         return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://localhost:" + port + "/mcp"))
-                .header("Authorization", "Bearer " + TOKEN).header("Content-Type", "application/json")
+                .header("Authorization", "Bearer " + token).header("Content-Type", "application/json")
                 .header("Accept", "application/json, text/event-stream")
                 .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
     }
