@@ -120,6 +120,9 @@ class McpServerIT extends GatewayTestBase {
         CallToolResult missing = call("get_instance", Map.of("process", PROCESS));
         assertThat(missing.isError()).isTrue();
         assertThat(text(missing)).contains("invalid_arguments", "instance_id");
+        CallToolResult tooLarge = call("list_instances", Map.of("process", PROCESS, "limit", 4294967297L));
+        assertThat(tooLarge.isError()).isTrue();
+        assertThat(text(tooLarge)).contains("invalid_arguments", "limit");
         CallToolResult unknown = call("get_process", Map.of("process", "no-such-process"));
         assertThat(text(unknown)).contains("not_found", "list_processes");
     }
