@@ -96,7 +96,9 @@ class TokenRolesIT extends GatewayTestBase {
             assertThat(asViewer.body()).as(path).contains("\"verify\"").doesNotContain("callback_url").doesNotContain(callbackId);
         }
         await().atMost(Duration.ofSeconds(10)).until(() -> String.join("\n", workerStream).contains(callbackId));
-        await().atMost(Duration.ofSeconds(10)).until(() -> String.join("\n", viewerStream).contains("\"id\":\"verify\""));
+        // the step's change to active, and the instance's to waiting, which lists its steps
+        await().atMost(Duration.ofSeconds(10)).until(() -> String.join("\n", viewerStream).contains("\"id\":\"verify\"")
+                && String.join("\n", viewerStream).contains("\"to\":\"waiting\""));
         assertThat(String.join("\n", viewerStream)).contains("\"subject\":\"" + id + "\"").doesNotContain(callbackId);
     }
 
