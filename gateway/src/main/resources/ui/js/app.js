@@ -37,9 +37,13 @@ function route() {
   const query = new URLSearchParams(search);
   for (const [pattern, view] of routes) {
     const match = path.match(pattern);
+    const parts = match && decodedParts(match.slice(1));
+    if (match && !parts) {
+      break;
+    }
     if (match) {
       markSection(path);
-      disposeView = view(query, ...match.slice(1).map(decodeURIComponent)) || (() => {});
+      disposeView = view(query, ...parts) || (() => {});
       document.title = `${main.querySelector('h1')?.textContent || 'Sopline'} · Sopline`;
       focusHeading(main);
       return;
@@ -47,6 +51,15 @@ function route() {
   }
   fill(main, h('h1', {}, 'Not found'), h('p', {}, 'There is no such page. ', h('a', { href: '#/inbox' }, 'Go to the inbox.')));
   focusHeading(main);
+}
+
+/** The path's parts decoded, or null when one holds a malformed percent-escape (#/processes/%E0): no such page. */
+function decodedParts(parts) {
+  try {
+    return parts.map(decodeURIComponent);
+  } catch {
+    return null;
+  }
 }
 
 function markSection(path) {

@@ -93,11 +93,22 @@ function dispatch(block, onChange) {
   }
 }
 
-/** Runs fn at most once per delay, after the last call: many events in a burst cost one reload. */
-export function debounce(fn, delayMs = 200) {
+/**
+ * Runs fn once calls pause for delayMs, and at least every maxWaitMs while they keep coming: many events in a burst
+ * cost one reload, and a workspace whose events never pause (several a second) still refreshes the page.
+ */
+export function debounce(fn, delayMs = 200, maxWaitMs = 1500) {
   let timer;
+  let firstCall = null;
   return () => {
+    const now = Date.now();
+    if (firstCall === null) {
+      firstCall = now;
+    }
     clearTimeout(timer);
-    timer = setTimeout(fn, delayMs);
+    timer = setTimeout(() => {
+      firstCall = null;
+      fn();
+    }, Math.max(0, Math.min(delayMs, firstCall + maxWaitMs - now)));
   };
 }

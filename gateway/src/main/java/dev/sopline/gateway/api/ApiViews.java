@@ -10,7 +10,8 @@ import java.util.Map;
 
 /**
  * The engine's views as the API shows them: a webhook step's callback id becomes its {@code callback_url}, and the
- * workspace, implied by the token, is left out.
+ * workspace, implied by the token, is left out. {@code baseUrl} is {@link RequestScope#callbackBase}: null for a caller
+ * who may not resolve steps, who is shown no {@code callback_url} at all.
  */
 public final class ApiViews {
 
@@ -70,7 +71,7 @@ public final class ApiViews {
 
     private static Map<String, Object> withCallbackUrl(Map<String, Object> body, String baseUrl) {
         Object callbackId = body.remove("callback_id");
-        if (callbackId != null) {
+        if (callbackId != null && baseUrl != null) {
             body.put("callback_url", baseUrl + "/sop/webhooks/" + callbackId);
         }
         return body;

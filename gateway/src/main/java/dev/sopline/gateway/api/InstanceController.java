@@ -164,7 +164,7 @@ public class InstanceController {
     @GetMapping("/sop/{name}/{id}")
     public ResponseEntity<Map<String, Object>> get(@Parameter(description = NAME, example = "review") @PathVariable String name,
                                                    @Parameter(description = ID) @PathVariable String id, HttpServletRequest request) {
-        return instanceResponse(find(name, id, request));
+        return instanceResponse(find(name, id, request), scope.callbackBase(request));
     }
 
     /**
@@ -186,7 +186,7 @@ public class InstanceController {
     public DeferredResult<ResponseEntity<Map<String, Object>>> whenSettled(String name, String id, String wait, HttpServletRequest request) {
         Duration waitFor = waitParameter(wait);
         String workspace = scope.workspace(request);
-        String base = scope.baseUrl();
+        String base = scope.callbackBase(request);
         Supplier<Answer<InstanceView>> read = () -> find(workspace, name, id);
         String tokenId = scope.caller(request);
         DeferredResult<ResponseEntity<Map<String, Object>>> result =
@@ -223,10 +223,6 @@ public class InstanceController {
         return state != InstanceState.PENDING && state != InstanceState.RUNNING;
     }
 
-    private ResponseEntity<Map<String, Object>> instanceResponse(Answer<InstanceView> found) {
-        return instanceResponse(found, scope.baseUrl());
-    }
-
     private ResponseEntity<Map<String, Object>> instanceResponse(Answer<InstanceView> found, String base) {
         return withStaleness(found, ApiViews.instance(found.value(), base));
     }
@@ -239,7 +235,7 @@ public class InstanceController {
     @GetMapping("/sop/{name}/{id}/steps")
     public ResponseEntity<List<Map<String, Object>>> steps(@Parameter(description = NAME, example = "review") @PathVariable String name,
                                                            @Parameter(description = ID) @PathVariable String id, HttpServletRequest request) {
-        String base = scope.baseUrl();
+        String base = scope.callbackBase(request);
         Answer<InstanceView> found = find(name, id, request);
         return withStaleness(found, found.value().steps().stream().map(step -> ApiViews.step(step, base)).toList());
     }
@@ -299,7 +295,7 @@ public class InstanceController {
     /** An instance command whose request has no body (cancel, retry): sent under its idempotency key, answered with the instance. */
     private ResponseEntity<Object> sendWithoutBody(InstanceCommand command, HttpServletRequest request) {
         Optional<IdempotencyKey> key = idempotency.of(request, scope.workspace(request), scope.caller(request), new byte[0]);
-        String base = scope.baseUrl();
+        String base = scope.callbackBase(request);
         return Replies.toResponse(commands.send(IdempotencyKeys.wrap(key, command)), body -> ApiViews.instanceBody(body, base));
     }
 
@@ -340,7 +336,7 @@ public class InstanceController {
             submit = new SubmitStep(newCommandId(), scope.workspace(request), id, name, stepId, JsonBodies.toMap(outputs), null, actor(request));
         }
         Optional<IdempotencyKey> key = idempotency.of(request, scope.workspace(request), scope.caller(request), body);
-        String base = scope.baseUrl();
+        String base = scope.callbackBase(request);
         return Replies.toResponse(commands.send(IdempotencyKeys.wrap(key, submit)), reply -> ApiViews.stepBody(reply, base));
     }
 

@@ -70,7 +70,7 @@ public class PendingStepController {
                 .orElseThrow(() -> new ApiException(400, "invalid_parameter", "Expected assignee to be one of agent, human, worker, third_party"));
         Page<PendingStep> page = engine.queries().pendingSteps(scope.workspace(request), new PendingFilter(stepType, process, run, who),
                 Pagination.cursor(cursor, Pagination.PENDING_CURSOR), Pagination.limit(limit));
-        String base = scope.baseUrl();
+        String base = scope.callbackBase(request);
         var answer = Pagination.respond(page.items().stream().map(step -> ApiViews.pending(step, base)).toList(), page.nextCursor(), request);
         // Some partitions were read from a standby copy while their owner was unreachable: the page may be a little behind.
         return page.stale() ? ResponseEntity.ok().headers(answer.getHeaders()).header(Answer.STALE_HEADER, "true").body(answer.getBody()) : answer;

@@ -1,5 +1,6 @@
 package dev.sopline.gateway.api;
 
+import dev.sopline.gateway.auth.Role;
 import dev.sopline.gateway.auth.TokenRecord;
 import dev.sopline.gateway.config.SopProperties;
 import jakarta.servlet.http.HttpServletRequest;
@@ -33,6 +34,21 @@ public class RequestScope {
     /** The calling token's stored record: its role, expiry and name. */
     public TokenRecord token(HttpServletRequest request) {
         return (TokenRecord) request.getAttribute(TOKEN_RECORD_ATTRIBUTE);
+    }
+
+    /**
+     * The base of a webhook step's {@code callback_url} as this caller is shown it, or null when it is shown none. The
+     * URL is the credential that resolves the step, without a token, so only tokens that may resolve steps (worker and
+     * above) see it; a viewer would otherwise complete a third party's step.
+     */
+    public String callbackBase(HttpServletRequest request) {
+        return mayResolveSteps(request) ? baseUrl() : null;
+    }
+
+    /** Whether the calling token's role allows resolving steps: worker and above. */
+    public boolean mayResolveSteps(HttpServletRequest request) {
+        TokenRecord token = token(request);
+        return token != null && token.effectiveRole().includes(Role.WORKER);
     }
 
     /** {@code SOP_PUBLIC_URL} when set, else the scheme, host and port the request came to. */

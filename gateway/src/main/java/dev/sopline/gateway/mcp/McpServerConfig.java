@@ -47,7 +47,7 @@ public class McpServerConfig {
 
     @Bean(destroyMethod = "close")
     McpStatelessSyncServer mcpServer(HttpServletStatelessServerTransport transport, List<ToolSet> toolSets, ToolRunner runner) {
-        return McpServer.sync(transport)
+        return McpServer.sync(new CheckedParamsTransport(transport))
                 .serverInfo(SERVER_NAME, "0.1")
                 .instructions(INSTRUCTIONS)
                 .capabilities(McpSchema.ServerCapabilities.builder().tools(false).build())

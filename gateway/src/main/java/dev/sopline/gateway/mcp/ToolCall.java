@@ -7,6 +7,7 @@ import dev.sopline.schemas.validation.Violation;
 import dev.sopline.schemas.validation.ViolationCode;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletRequestWrapper;
+import java.math.BigDecimal;
 import java.util.List;
 import java.util.Map;
 
@@ -70,15 +71,21 @@ final class ToolCall {
         return text;
     }
 
+    /** A whole number an int holds; any other number is refused, never narrowed (4294967297 is not read as 1). */
     Integer optionalInteger(String name) {
         Object value = arguments.get(name);
         if (value == null) {
             return null;
         }
-        if (!(value instanceof Number number) || number.doubleValue() != Math.rint(number.doubleValue())) {
-            throw invalid(name, ViolationCode.INVALID_TYPE, "Expected the argument '" + name + "' to be a whole number");
+        if (value instanceof Number number) {
+            try {
+                return new BigDecimal(number.toString()).intValueExact();
+            } catch (NumberFormatException | ArithmeticException notAnInt) {
+                // refused below
+            }
         }
-        return number.intValue();
+        throw invalid(name, ViolationCode.INVALID_TYPE, "Expected the argument '" + name + "' to be a whole number from "
+                + Integer.MIN_VALUE + " to " + Integer.MAX_VALUE);
     }
 
     /** An object argument as the JSON body the operation reads, e.g. {@code {"inputs": {...}}}. */

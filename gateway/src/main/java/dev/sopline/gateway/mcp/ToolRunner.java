@@ -76,26 +76,29 @@ class ToolRunner {
         }
     }
 
+    /**
+     * The answer once, as JSON text: the MCP specification has a result's text carry its JSON for every client, and the
+     * tools declare no output schema, so structured content would only repeat it (a list page held and sent twice).
+     */
     private static CallToolResult answer(ToolDefinition definition, ResponseEntity<?> response) {
         Object body = response.getBody();
         if (body instanceof ErrorBody error) {
             return ToolErrors.result(error.error(), error.message(), error.details());
         }
-        Object value = Json.mapper().convertValue(body, Object.class);
-        Map<String, Object> structured;
+        Object result;
         if (definition.listName() != null) {
-            structured = new LinkedHashMap<>();
-            structured.put(definition.listName(), value == null ? List.of() : value);
+            Map<String, Object> page = new LinkedHashMap<>();
+            page.put(definition.listName(), body == null ? List.of() : body);
             String next = nextCursor(response.getHeaders());
             if (next != null) {
-                structured.put("next_cursor", next);
+                page.put("next_cursor", next);
             }
+            result = page;
         } else {
-            @SuppressWarnings("unchecked")
-            Map<String, Object> object = value instanceof Map<?, ?> map ? (Map<String, Object>) map : Map.of("result", String.valueOf(value));
-            structured = object;
+            Object value = Json.mapper().convertValue(body, Object.class);
+            result = value instanceof Map<?, ?> ? value : Map.of("result", String.valueOf(value));
         }
-        return CallToolResult.builder().addTextContent(Json.mapper().writeValueAsString(structured)).structuredContent(structured).build();
+        return CallToolResult.builder().addTextContent(Json.mapper().writeValueAsString(result)).build();
     }
 
     /** The API pages lists with a {@code Link: <...cursor=...>; rel="next"} header; a tool gives the cursor itself. */

@@ -5,6 +5,7 @@ import dev.sopline.gateway.config.SopProperties;
 import dev.sopline.gateway.store.TopicTail;
 import dev.sopline.schemas.event.StateChangeEvents;
 import dev.sopline.schemas.topic.Topics;
+import dev.sopline.schemas.json.Json;
 import io.cloudevents.CloudEvent;
 import dev.sopline.gateway.web.ApiException;
 import dev.sopline.gateway.webhook.WorkspaceSendSlots;
@@ -30,6 +31,8 @@ import org.springframework.context.event.EventListener;
 import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
 import org.springframework.stereotype.Component;
 import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * Live state changes for HTTP clients: one reader of {@code sop.events} per gateway replica (every partition, from
@@ -56,6 +59,8 @@ public class EventStream implements StopsConcurrently {
 
     private static final Logger LOG = LoggerFactory.getLogger(EventStream.class);
     private static final int SENDERS = 32;
+    /** Only events holding this text are read to leave callback ids out; most hold none. */
+    private static final String CALLBACK_ID = "\"callback_id\"";
     /** The senders one workspace's streams may hold at once ({@link WorkspaceSendSlots}). */
     static final int SENDERS_PER_WORKSPACE = 8;
     private static final Duration SHARE_TAKEN_RETRY = Duration.ofMillis(50);
@@ -91,12 +96,13 @@ public class EventStream implements StopsConcurrently {
 
     /**
      * A stream of the workspace's changes, or of one instance's when {@code instanceId} is given, open while the
-     * token {@code tokenId} that asked for it stays usable.
+     * token {@code tokenId} that asked for it stays usable. Without {@code showsCallbacks} (a viewer's token), the
+     * events leave out webhook steps' callback ids, as the API's views leave out their {@code callback_url}.
      */
-    public SseEmitter subscribe(String workspace, String instanceId, String tokenId, Duration timeout) {
+    public SseEmitter subscribe(String workspace, String instanceId, String tokenId, boolean showsCallbacks, Duration timeout) {
         SseEmitter emitter = new SseEmitter(timeout.toMillis());
-        StreamSubscriber subscriber = new StreamSubscriber(workspace, instanceId, Objects.requireNonNull(tokenId), emitter, senders, shares,
-                this::later);
+        StreamSubscriber subscriber = new StreamSubscriber(workspace, instanceId, Objects.requireNonNull(tokenId), showsCallbacks, emitter,
+                senders, shares, this::later);
         admit(subscriber);
         emitter.onCompletion(() -> forget(subscriber));
         emitter.onError(error -> forget(subscriber));
@@ -160,11 +166,43 @@ public class EventStream implements StopsConcurrently {
     private void dispatch(ConsumerRecord<String, byte[]> record) {
         CloudEvent event = StateChangeEvents.read(record.value());
         String workspace = StateChangeEvents.workspaceOf(event);
-        StreamSubscriber.Event queued = new StreamSubscriber.Event(event.getId(), new String(record.value(), StandardCharsets.UTF_8));
+        String json = new String(record.value(), StandardCharsets.UTF_8);
+        StreamSubscriber.Event queued = new StreamSubscriber.Event(event.getId(), json);
+        StreamSubscriber.Event withoutCallbacks = null;
         for (StreamSubscriber subscriber : subscribers) {
-            if (subscriber.wants(workspace, record.key()) && !subscriber.offer(queued)) {
+            if (!subscriber.wants(workspace, record.key())) {
+                continue;
+            }
+            StreamSubscriber.Event sent = queued;
+            if (!subscriber.showsCallbacks() && json.contains(CALLBACK_ID)) {
+                if (withoutCallbacks == null) {
+                    withoutCallbacks = new StreamSubscriber.Event(event.getId(), withoutCallbackIds(json));
+                }
+                sent = withoutCallbacks;
+            }
+            if (!subscriber.offer(sent)) {
                 close(subscriber, "it fell " + StreamSubscriber.QUEUE_CAPACITY + " events behind");
             }
+        }
+    }
+
+    /**
+     * The event without its steps' {@code callback_id} (the step of a step's change, the steps of an instance's): what
+     * a token that may not resolve steps is sent. Inputs and outputs are left as they are, whatever their names.
+     */
+    static String withoutCallbackIds(String json) {
+        JsonNode tree = Json.mapper().readTree(json);
+        JsonNode data = tree.path("data");
+        withoutCallbackId(data.path("step"));
+        for (JsonNode step : data.path("instance").path("steps")) {
+            withoutCallbackId(step);
+        }
+        return Json.mapper().writeValueAsString(tree);
+    }
+
+    private static void withoutCallbackId(JsonNode step) {
+        if (step instanceof ObjectNode object) {
+            object.remove("callback_id");
         }
     }
 

@@ -38,7 +38,8 @@ public class EventStreamController {
 
     private static final String STREAM_FORMAT = " Each event is named `state_changed`; its `id` is the CloudEvent id and its `data` the "
             + "CloudEvent JSON published on `sop.events` (`type` `sop.instance.state_changed` or `sop.step.state_changed`, "
-            + "`data.from`, `data.to` and the instance or step object). The stream starts with the changes after it opens: "
+            + "`data.from`, `data.to` and the instance or step object; a webhook step's `callback_id` only for tokens of role "
+            + "`worker` and above). The stream starts with the changes after it opens: "
             + "read the current state first (or again after a reconnect), then apply the events. A stream ends after 30 "
             + "minutes; reconnect then. Clients that cannot hold a stream open poll the same resource instead.";
 
@@ -52,7 +53,7 @@ public class EventStreamController {
         String workspace = scope.workspace(request);
         engine.queries().instance(workspace, id).filter(view -> view.process().equals(name))
                 .orElseThrow(() -> InstanceAbsence.of(name, id));
-        return stream.subscribe(workspace, id, scope.caller(request), STREAM_LIFETIME);
+        return stream.subscribe(workspace, id, scope.caller(request), scope.mayResolveSteps(request), STREAM_LIFETIME);
     }
 
     /** Every state change in the workspace, from now on: what a task list needs to stay current. */
@@ -63,6 +64,6 @@ public class EventStreamController {
                     content = @Content(mediaType = MediaType.TEXT_EVENT_STREAM_VALUE, schema = @Schema(type = "string"))))
     @GetMapping(path = "/sop/events", produces = MediaType.TEXT_EVENT_STREAM_VALUE)
     public SseEmitter workspace(HttpServletRequest request) {
-        return stream.subscribe(scope.workspace(request), null, scope.caller(request), STREAM_LIFETIME);
+        return stream.subscribe(scope.workspace(request), null, scope.caller(request), scope.mayResolveSteps(request), STREAM_LIFETIME);
     }
 }

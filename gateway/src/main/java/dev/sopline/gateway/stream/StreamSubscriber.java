@@ -31,6 +31,7 @@ final class StreamSubscriber {
     private final String workspace;
     private final String instanceId;
     private final String tokenId;
+    private final boolean showsCallbacks;
     private final SseEmitter emitter;
     private final Executor senders;
     private final WorkspaceSendSlots shares;
@@ -43,14 +44,17 @@ final class StreamSubscriber {
     private volatile long sendStartedNanos;
 
     /**
+     * @param showsCallbacks whether the token may resolve steps (worker and above), and so be sent webhook steps'
+     *     callback ids, the credential of their callbacks
      * @param shares how many senders one workspace's streams may hold at once
      * @param later runs a task a little later, on no sender: a drain whose workspace's share is taken waits there
      */
-    StreamSubscriber(String workspace, String instanceId, String tokenId, SseEmitter emitter, Executor senders,
+    StreamSubscriber(String workspace, String instanceId, String tokenId, boolean showsCallbacks, SseEmitter emitter, Executor senders,
                      WorkspaceSendSlots shares, Consumer<Runnable> later) {
         this.workspace = workspace;
         this.instanceId = instanceId;
         this.tokenId = tokenId;
+        this.showsCallbacks = showsCallbacks;
         this.emitter = emitter;
         this.senders = senders;
         this.shares = shares;
@@ -63,6 +67,10 @@ final class StreamSubscriber {
 
     String tokenId() {
         return tokenId;
+    }
+
+    boolean showsCallbacks() {
+        return showsCallbacks;
     }
 
     /** Whether an event of this workspace and instance belongs on this stream; null-safe on both sides. */

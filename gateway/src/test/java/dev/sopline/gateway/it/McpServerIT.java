@@ -4,7 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import dev.sopline.schemas.json.Json;
+import dev.sopline.testing.SopApi;
 import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
@@ -21,6 +26,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -114,6 +120,9 @@ class McpServerIT extends GatewayTestBase {
         CallToolResult missing = call("get_instance", Map.of("process", PROCESS));
         assertThat(missing.isError()).isTrue();
         assertThat(text(missing)).contains("invalid_arguments", "instance_id");
+        CallToolResult tooLarge = call("list_instances", Map.of("process", PROCESS, "limit", 4294967297L));
+        assertThat(tooLarge.isError()).isTrue();
+        assertThat(text(tooLarge)).contains("invalid_arguments", "limit");
         CallToolResult unknown = call("get_process", Map.of("process", "no-such-process"));
         assertThat(text(unknown)).contains("not_found", "list_processes");
     }
@@ -172,6 +181,32 @@ class McpServerIT extends GatewayTestBase {
         assertThat(json(allowed).path("processes").isArray()).isTrue();
     }
 
+    /** The callback URL resolves its step without a token: an agent holding a viewer's token is not shown it. */
+    @Test
+    void shouldShowAWebhookStepsCallbackUrlToAWorkersTokenButNotToAViewers() {
+        client = connect("X-SOP-Token", TOKEN);
+        assertThat(call("register_process", Map.of("yaml", GatewayApiIT.IDENTITY)).isError()).isNotEqualTo(Boolean.TRUE);
+        String id = json(call("start_instance", Map.of("process", "identity-check", "inputs", Map.of()))).path("id").asString();
+        Map<String, Object> instance = Map.of("process", "identity-check", "instance_id", id);
+        Map<String, Object> pending = Map.of("process", "identity-check", "type", "webhook", "limit", 500);
+        client.close();
+
+        client = connect("X-SOP-Token", tokenWithRole("worker"));
+        String callbackUrl = json(call("get_instance", instance)).path("steps").get(0).path("callback_url").asString();
+        assertThat(callbackUrl).startsWith("http://localhost:" + port + "/sop/webhooks/");
+        assertThat(text(call("list_pending_steps", pending))).contains(callbackUrl);
+        client.close();
+
+        client = connect("X-SOP-Token", tokenWithRole("viewer"));
+        CallToolResult asViewer = call("get_instance", instance);
+        assertThat(json(asViewer).path("steps").get(0).path("state").asString()).isEqualTo("active");
+        assertThat(text(asViewer)).doesNotContain("callback_url").doesNotContain("/sop/webhooks/");
+        assertThat(String.valueOf(asViewer.structuredContent())).doesNotContain("callback_url");
+        CallToolResult pendingAsViewer = call("list_pending_steps", pending);
+        assertThat(text(pendingAsViewer)).contains(id).doesNotContain("callback_url").doesNotContain("/sop/webhooks/");
+        assertThat(String.valueOf(pendingAsViewer.structuredContent())).doesNotContain("callback_url");
+    }
+
     @Test
     void shouldAnswer401WithTheErrorBodyAndABearerChallengeWithoutAValidToken() throws Exception {
         String initialize = """
@@ -203,6 +238,68 @@ class McpServerIT extends GatewayTestBase {
         }
     }
 
+    /** The SDK answers its other bad params (an unknown tool) so: a JSON-RPC error with the request's id, over HTTP 200. */
+    @Test
+    void shouldAnswerAToolCallWithBadlyShapedParamsWithAnInvalidParamsErrorNotA500() throws Exception {
+        ListAppender<ILoggingEvent> logged = new ListAppender<>();
+        Logger root = (Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
+        logged.start();
+        root.addAppender(logged);
+        try {
+            Map<String, String> requests = Map.of(
+                    "7", "{\"jsonrpc\": \"2.0\", \"id\": 7, \"method\": \"tools/call\", \"params\": {\"name\": \"list_processes\", \"arguments\": \"str\"}}",
+                    "\"no-params\"", "{\"jsonrpc\": \"2.0\", \"id\": \"no-params\", \"method\": \"tools/call\"}",
+                    "9", "{\"jsonrpc\": \"2.0\", \"id\": 9, \"method\": \"tools/call\", \"params\": \"list_processes\"}",
+                    "10", "{\"jsonrpc\": \"2.0\", \"id\": 10, \"method\": \"tools/call\", \"params\": {\"arguments\": {}}}");
+            for (Map.Entry<String, String> request : requests.entrySet()) {
+                HttpResponse<String> answer = postToMcp(request.getValue());
+
+                assertThat(answer.statusCode()).as(request.getValue()).isEqualTo(200);
+                JsonNode body = Json.mapper().readTree(answer.body());
+                assertThat(body.path("id").toString()).as(request.getValue()).isEqualTo(request.getKey());
+                assertThat(body.path("error").path("code").asInt()).as(answer.body()).isEqualTo(-32602);
+                assertThat(body.path("error").path("message").asString()).as(answer.body()).startsWith("Expected params");
+            }
+        } finally {
+            root.detachAppender(logged);
+        }
+        assertThat(logged.list).filteredOn(event -> event.getLevel() == Level.ERROR).extracting(ILoggingEvent::getFormattedMessage).isEmpty();
+    }
+
+    /**
+     * A list holds its items once, in the text every client reads (as the MCP specification asks of a tool's result),
+     * so an agent's page is about as large as the API's.
+     */
+    @Test
+    void shouldAnswerAListOnceInItsTextAboutAsLargeAsTheApisAnswer() throws Exception {
+        WorkspaceIsolationIT.Workspace workspace = WorkspaceIsolationIT.createWorkspace(this, "mcp-lists");
+        assertThat(workspace.admin().register(GatewayApiIT.REVIEW).status()).isEqualTo(201);
+        for (int i = 0; i < 20; i++) {
+            assertThat(workspace.admin().start("review", Map.of("title", "Listed " + i)).status()).isEqualTo(201);
+        }
+        String api = workspace.admin().get("/sop/instances?limit=50").body();
+
+        HttpResponse<String> mcp = postToMcp(workspace.token(), "{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": \"tools/call\", "
+                + "\"params\": {\"name\": \"list_instances\", \"arguments\": {\"limit\": 50}}}");
+
+        assertThat(mcp.statusCode()).isEqualTo(200);
+        JsonNode result = Json.mapper().readTree(mcp.body()).path("result");
+        JsonNode listed = Json.mapper().readTree(result.path("content").get(0).path("text").asString());
+        assertThat(listed.path("instances")).hasSize(20).isEqualTo(Json.mapper().readTree(api));
+        assertThat(mcp.body().length()).as("the MCP answer against the API's %d characters", api.length()).isLessThan(api.length() * 3 / 2);
+    }
+
+    private HttpResponse<String> postToMcp(String body) throws Exception {
+        return postToMcp(TOKEN, body);
+    }
+
+    private HttpResponse<String> postToMcp(String token, String body) throws Exception {
+        return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://localhost:" + port + "/mcp"))
+                .header("Authorization", "Bearer " + token).header("Content-Type", "application/json")
+                .header("Accept", "application/json, text/event-stream")
+                .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+    }
+
     private McpSyncClient connect(String header, String value) {
         HttpClientStreamableHttpTransport transport = HttpClientStreamableHttpTransport.builder("http://localhost:" + port)
                 .endpoint("/mcp")
@@ -213,6 +310,12 @@ class McpServerIT extends GatewayTestBase {
             connected.initialize();
         }
         return connected;
+    }
+
+    private String tokenWithRole(String role) {
+        SopApi.Response created = api().post("/workspace/tokens", Map.of("name", "mcp-" + role, "role", role));
+        assertThat(created.status()).isEqualTo(201);
+        return created.json().path("token").asString();
     }
 
     private CallToolResult call(String tool, Map<String, Object> arguments) {

@@ -70,6 +70,38 @@ class TokenRolesIT extends GatewayTestBase {
         assertThat(wrong).isEmpty();
     }
 
+    /** The callback URL resolves its step without a token: only roles that may resolve steps are shown it. */
+    @Test
+    void shouldShowAWebhookStepsCallbackOnlyToTokensThatMayResolveSteps() throws Exception {
+        WorkspaceIsolationIT.Workspace workspace = WorkspaceIsolationIT.createWorkspace(this, "callbacks");
+        assertThat(workspace.admin().register(GatewayApiIT.IDENTITY).status()).isEqualTo(201);
+        String viewerToken = workspace.admin().post("/workspace/tokens", Map.of("name", "viewer", "role", "viewer")).json().path("token").asString();
+        String workerToken = workspace.admin().post("/workspace/tokens", Map.of("name", "worker", "role", "worker")).json().path("token").asString();
+        SopApi viewer = admin.withToken(viewerToken);
+        SopApi worker = admin.withToken(workerToken);
+        List<String> viewerStream = new java.util.concurrent.CopyOnWriteArrayList<>();
+        List<String> workerStream = new java.util.concurrent.CopyOnWriteArrayList<>();
+        WorkspaceIsolationIT.follow(port, "/sop/events", new WorkspaceIsolationIT.Workspace(workspace.name(), viewerToken, viewer), viewerStream);
+        WorkspaceIsolationIT.follow(port, "/sop/events", new WorkspaceIsolationIT.Workspace(workspace.name(), workerToken, worker), workerStream);
+
+        String id = workspace.admin().start("identity-check", Map.of()).json().path("id").asString();
+        String callbackUrl = worker.get("/sop/identity-check/" + id + "/steps").json().get(0).path("callback_url").asString();
+        String callbackId = callbackUrl.substring(callbackUrl.lastIndexOf('/') + 1);
+
+        assertThat(callbackUrl).isEqualTo("http://localhost:" + port + "/sop/webhooks/" + callbackId);
+        for (String path : List.of("/sop/identity-check/" + id, "/sop/identity-check/" + id + "/steps", "/sop/steps/pending")) {
+            assertThat(worker.get(path).body()).as(path).contains("\"callback_url\":\"" + callbackUrl + "\"");
+            SopApi.Response asViewer = viewer.get(path);
+            assertThat(asViewer.status()).as(path).isEqualTo(200);
+            assertThat(asViewer.body()).as(path).contains("\"verify\"").doesNotContain("callback_url").doesNotContain(callbackId);
+        }
+        await().atMost(Duration.ofSeconds(10)).until(() -> String.join("\n", workerStream).contains(callbackId));
+        // the step's change to active, and the instance's to waiting, which lists its steps
+        await().atMost(Duration.ofSeconds(10)).until(() -> String.join("\n", viewerStream).contains("\"id\":\"verify\"")
+                && String.join("\n", viewerStream).contains("\"to\":\"waiting\""));
+        assertThat(String.join("\n", viewerStream)).contains("\"subject\":\"" + id + "\"").doesNotContain(callbackId);
+    }
+
     @Test
     void shouldGiveNewTokensTheOperatorRoleUnlessToldAndRefuseAnUnknownRole() {
         SopApi.Response created = admin.post("/workspace/tokens", Map.of("name", "no-role-given"));

@@ -43,6 +43,30 @@ class ToolCallTest {
         assertThatThrownBy(() -> call.objectBody("inputs")).hasMessageContaining("object");
     }
 
+    /** Read as an int, 4294967297 was 1 and 4294967326 was 30: a limit or wait the agent did not ask for. */
+    @Test
+    void shouldRefuseWholeNumbersOutsideTheIntRangeAndFractionsAsInvalidArguments() {
+        Map<String, Object> arguments = new HashMap<>();
+        arguments.put("limit", 4294967297L);
+        arguments.put("wait", 4294967326L);
+        arguments.put("huge", new java.math.BigInteger("123456789012345678901234567890"));
+        arguments.put("far", 1e10);
+        arguments.put("infinite", Double.POSITIVE_INFINITY);
+        arguments.put("fraction", 29.5);
+        ToolCall call = new ToolCall(new MockHttpServletRequest(), arguments);
+
+        for (String name : arguments.keySet()) {
+            assertThatThrownBy(() -> call.optionalInteger(name)).as(name).isInstanceOfSatisfying(ApiException.class, refused -> {
+                assertThat(refused.code()).isEqualTo(ToolErrors.INVALID_ARGUMENTS);
+                assertThat(refused.details()).extracting(detail -> detail.field()).containsExactly(name);
+            });
+        }
+        ToolCall inRange = new ToolCall(new MockHttpServletRequest(), Map.of("max", (long) Integer.MAX_VALUE, "min", Integer.MIN_VALUE, "whole", 30.0));
+        assertThat(inRange.optionalInteger("max")).isEqualTo(Integer.MAX_VALUE);
+        assertThat(inRange.optionalInteger("min")).isEqualTo(Integer.MIN_VALUE);
+        assertThat(inRange.optionalInteger("whole")).isEqualTo(30);
+    }
+
     @Test
     void shouldWrapAnObjectArgumentAsTheJsonBodyTheOperationReads() {
         ToolCall call = new ToolCall(new MockHttpServletRequest(), Map.of("inputs", Map.of("title", "From an agent"), "limit", 20));

@@ -31,7 +31,7 @@ class EventStreamTimeoutTest {
 
         @GetMapping("/stream")
         SseEmitter open() {
-            return stream.subscribe("default", null, "tok_test", Duration.ofMinutes(30));
+            return stream.subscribe("default", null, "tok_test", true, Duration.ofMinutes(30));
         }
     }
 

@@ -125,7 +125,7 @@ class StreamSubscriberTest {
     }
 
     private StreamSubscriber stream(String workspace, String instanceId, Emitter emitter) {
-        return new StreamSubscriber(workspace, instanceId, "tok_1", emitter, senders, shares,
+        return new StreamSubscriber(workspace, instanceId, "tok_1", true, emitter, senders, shares,
                 task -> later.schedule(task, 20, java.util.concurrent.TimeUnit.MILLISECONDS));
     }
 

@@ -66,7 +66,8 @@ public final class InstanceSchemas {
             @Schema(allowableValues = {"agent", "human", "worker", "third_party"}, example = "human") String assignee,
             @Schema(description = "A judgment step handed to a person") Boolean escalated,
             @Schema(description = "How a judgment step was decided") Decision decision,
-            @JsonProperty("callback_url") @Schema(description = "A webhook step's one-shot URL for the third party",
+            @JsonProperty("callback_url") @Schema(description = "A webhook step's one-shot URL for the third party. Shown to tokens of role "
+                    + "`worker` and above only: the URL resolves the step without a token",
                     example = "https://sop.example.com/sop/webhooks/01JD3M8A1B2C3D4E5F6G7H8J9K") String callbackUrl,
             @Schema(description = "The step's outputs once completed", example = "{\"verdict\": \"accept\"}") Map<String, Object> outputs,
             @Schema(description = "Why the step failed") Failure error,
@@ -120,7 +121,8 @@ public final class InstanceSchemas {
             @Schema(description = "An escalated judgment's proposed outputs") Map<String, Object> proposal,
             @Schema(description = "An escalated judgment's agent decision") Decision decision,
             @Schema(description = "A judgment step's instructions") String instructions,
-            @JsonProperty("callback_url") @Schema(description = "A webhook step's one-shot URL") String callbackUrl,
+            @JsonProperty("callback_url") @Schema(description = "A webhook step's one-shot URL; shown to tokens of role `worker` and above only")
+            String callbackUrl,
             @Schema(description = "The parallel block the step belongs to (engine 0.2)", example = "checks") String block,
             @Schema(description = "The branch of that block (engine 0.2)", example = "credit") String branch,
             @JsonProperty("created_at") @Schema(requiredMode = RequiredMode.REQUIRED, format = "date-time", example = TIME) String createdAt) {}
