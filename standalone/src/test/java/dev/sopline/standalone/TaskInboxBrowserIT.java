@@ -438,6 +438,50 @@ class TaskInboxBrowserIT {
         }
     }
 
+    @Test
+    void shouldShowANewStepWhileTheWorkspaceChangesSeveralTimesASecondAndSayWhenALinkIsMalformed() throws Exception {
+        assertThat(api().register(INVOICE_PROCESS).status()).isIn(200, 201);
+        assertThat(api().register(REVIEW_PROCESS).status()).isIn(200, 201);
+        String ui = "http://localhost:" + port + "/ui/";
+
+        try (Browser browser = Browser.open(executables)) {
+            browser.open(ui + "#/inbox?process=invoice-check");
+            browser.visible(By.id("token")).sendKeys(TOKEN, Keys.ENTER);
+            browser.visible(By.cssSelector("main"));
+            // Another process's instances start about 30 times a second from two threads: changes of the workspace
+            // that this inbox hears, none of them its rows, with never a pause long enough for a refresh that waits
+            // for one (the engine's commits bring them every 100 ms).
+            List<Thread> busy = List.of(new Thread(TaskInboxBrowserIT::startBusily), new Thread(TaskInboxBrowserIT::startBusily));
+            busy.forEach(Thread::start);
+            try {
+                Thread.sleep(1_000);
+                String instanceId = api().start("invoice-check", Map.of("supplier", "Busy Corp")).json().path("id").asString();
+
+                await().atMost(Duration.ofSeconds(10)).until(() -> !browser.driver().findElements(task(instanceId, "check")).isEmpty());
+            } finally {
+                for (Thread thread : busy) {
+                    thread.interrupt();
+                    thread.join();
+                }
+            }
+
+            // A link with a malformed escape leaves the inbox for the page that says so, not for a stale one.
+            browser.open(ui + "#/processes/%E0");
+            await().atMost(Duration.ofSeconds(10)).until(() -> browser.driver().findElement(By.tagName("main")).getText().contains("Not found"));
+        }
+    }
+
+    private static void startBusily() {
+        while (!Thread.currentThread().isInterrupted()) {
+            api().start("viewer-review", Map.of("item", "busy"));
+            try {
+                Thread.sleep(60);
+            } catch (InterruptedException e) {
+                return;
+            }
+        }
+    }
+
     static final String PARALLEL_PROCESS = """
             engine: "0.2"
             process:
