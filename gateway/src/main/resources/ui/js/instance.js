@@ -115,12 +115,12 @@ export function instanceView(container, process, id) {
       shownCards = new Map();
       return;
     }
-    const { data: pending } = await get(withQuery('/sop/steps/pending', { process, assignee: 'human', limit: 500 }));
+    const { data: pending } = await get(withQuery('/sop/steps/pending', { process, assignee: 'human', instance_id: instance.id, limit: 500 }));
     const cards = new Map();
     const shown = active.map((step) => {
       const entry = pending.find((item) => item.instance_id === instance.id && item.step_id === step.id);
       if (!entry) {
-        // Further down a long feed than one page reaches: the inbox lists it.
+        // Not in the feed yet (it is read a moment after the instance): the inbox lists it.
         return h('p', {}, blockLabel(step), `${step.name || step.id} waits on a person. `,
           h('a', { href: `#/inbox?process=${segment(process)}` }, 'Resolve it from the inbox.'));
       }

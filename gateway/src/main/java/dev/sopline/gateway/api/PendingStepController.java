@@ -59,6 +59,8 @@ public class PendingStepController {
                                                              @Parameter(description = "Only steps assigned to",
                                                                      schema = @Schema(allowableValues = {"agent", "human", "worker", "third_party"}))
                                                              @RequestParam(required = false) String assignee,
+                                                             @Parameter(description = "Only steps of this instance", example = "01JD6Z3K8Q2W5N7R9T1V3X5Z7B")
+                                                             @RequestParam(name = "instance_id", required = false) String instanceId,
                                                              @Parameter(description = "Page size, 1 to 500; default 50", example = "50")
                                                              @RequestParam(required = false) Integer limit,
                                                              @Parameter(description = "The cursor from the previous page's Link header")
@@ -68,7 +70,7 @@ public class PendingStepController {
                 new ApiException(400, "invalid_parameter", "Expected type to be one of " + StepType.wireNames()));
         Assignee who = assignee == null ? null : Arrays.stream(Assignee.values()).filter(a -> a.wireName().equals(assignee)).findFirst()
                 .orElseThrow(() -> new ApiException(400, "invalid_parameter", "Expected assignee to be one of agent, human, worker, third_party"));
-        Page<PendingStep> page = engine.queries().pendingSteps(scope.workspace(request), new PendingFilter(stepType, process, run, who),
+        Page<PendingStep> page = engine.queries().pendingSteps(scope.workspace(request), new PendingFilter(stepType, process, run, who, instanceId),
                 Pagination.cursor(cursor, Pagination.PENDING_CURSOR), Pagination.limit(limit));
         String base = scope.callbackBase(request);
         var answer = Pagination.respond(page.items().stream().map(step -> ApiViews.pending(step, base)).toList(), page.nextCursor(), request);

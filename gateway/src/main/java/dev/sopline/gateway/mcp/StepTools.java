@@ -32,11 +32,12 @@ class StepTools implements ToolSet {
                           "process": {"type": "string", "description": "Only steps of this process"},
                           "run": {"type": "string", "description": "Only automated steps with this task name"},
                           "assignee": {"type": "string", "enum": ["agent", "human", "worker", "third_party"]},
+                          "instance_id": {"type": "string", "description": "Only steps of this instance"},
                           "limit": {"type": "integer", "minimum": 1, "maximum": 500, "description": "Page size; default 50"},
                           "cursor": {"type": "string", "description": "next_cursor of the previous page"}}}""", Effect.READS),
                         HttpMethod.GET, "/sop/steps/pending",
                         call -> pending.pending(call.optionalText("type"), call.optionalText("process"), call.optionalText("run"),
-                                call.optionalText("assignee"), call.optionalInteger("limit"), call.optionalText("cursor"),
+                                call.optionalText("assignee"), call.optionalText("instance_id"), call.optionalInteger("limit"), call.optionalText("cursor"),
                                 call.asOperation("GET", "/sop/steps/pending")), "steps"),
                 new ToolDefinition(ToolSchemas.tool("submit_step", "Resolve a step",
                         "Resolve an active step with its outputs: every output list_pending_steps shows for it (except computed "

@@ -130,6 +130,9 @@ class WorkspaceBoundsIT extends GatewayTestBase {
         assertThat(instances).containsExactlyInAnyOrderElementsOf(started).doesNotHaveDuplicates();
         assertThat(firstSteps.json().size()).as("steps on the first page of 500").isBetween(1, 11);
         assertThat(steps).containsExactlyInAnyOrderElementsOf(started).doesNotHaveDuplicates();
+        // An instance's page asks for its own steps alone, however far down the feed they are.
+        SopApi.Response own = admin.get("/sop/steps/pending?instance_id=" + started.get(11));
+        assertThat(SopApi.texts(own.json(), "instance_id")).containsExactly(started.get(11));
     }
 
     @Test

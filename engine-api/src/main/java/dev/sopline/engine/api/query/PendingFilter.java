@@ -11,15 +11,21 @@ import dev.sopline.schemas.instance.PendingStep;
  * @param process process name
  * @param run the automated step's {@code run}
  * @param assignee who is expected to resolve it
+ * @param instanceId the instance the step belongs to
  */
-public record PendingFilter(StepType type, String process, String run, Assignee assignee) {
+public record PendingFilter(StepType type, String process, String run, Assignee assignee, String instanceId) {
 
     public static final PendingFilter ANY = new PendingFilter(null, null, null, null);
+
+    public PendingFilter(StepType type, String process, String run, Assignee assignee) {
+        this(type, process, run, assignee, null);
+    }
 
     public boolean matches(PendingStep step) {
         return (type == null || type == step.type())
                 && (process == null || process.equals(step.process()))
                 && (run == null || run.equals(step.run()))
-                && (assignee == null || assignee == step.assignee());
+                && (assignee == null || assignee == step.assignee())
+                && (instanceId == null || instanceId.equals(step.instanceId()));
     }
 }

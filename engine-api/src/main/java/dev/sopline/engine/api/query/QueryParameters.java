@@ -87,6 +87,7 @@ public final class QueryParameters {
         parameters.put("process", filter.process());
         parameters.put("run", filter.run());
         parameters.put("assignee", filter.assignee() == null ? null : filter.assignee().wireName());
+        parameters.put("instance_id", filter.instanceId());
         return parameters;
     }
 
@@ -101,6 +102,7 @@ public final class QueryParameters {
                 parameters.get("type") == null ? null : StepType.fromWireName(parameters.get("type")).orElseThrow(),
                 parameters.get("process"),
                 parameters.get("run"),
-                assignee == null ? null : Arrays.stream(Assignee.values()).filter(a -> a.wireName().equals(assignee)).findFirst().orElseThrow());
+                assignee == null ? null : Arrays.stream(Assignee.values()).filter(a -> a.wireName().equals(assignee)).findFirst().orElseThrow(),
+                parameters.get("instance_id"));
     }
 }
