@@ -29,6 +29,7 @@ export function inboxView(container, query) {
   more.addEventListener('click', async () => {
     const page = await get(next);
     next = page.next;
+    pagesShown += 1;
     render(page.data, { append: true });
   });
 
@@ -36,11 +37,20 @@ export function inboxView(container, query) {
     data.forEach((summary) => filter.append(h('option', { value: summary.name, selected: summary.name === process }, summary.name)));
   }).catch(() => {});
 
+  // As many pages as the person has asked for: a refresh reads them all again, so a card shown by "Show more", and
+  // what is typed in it, stays while the list changes.
+  let pagesShown = 1;
+
   async function refresh() {
     try {
-      const page = await get(withQuery('/sop/steps/pending', { assignee: 'human', process, limit: PAGE }));
+      let page = await get(withQuery('/sop/steps/pending', { assignee: 'human', process, limit: PAGE }));
+      const items = [...page.data];
+      for (let read = 1; read < pagesShown && page.next; read += 1) {
+        page = await get(page.next);
+        items.push(...page.data);
+      }
       next = page.next;
-      render(page.data, { append: false });
+      render(items, { append: false });
     } catch (error) {
       count.textContent = error.message;
     }

@@ -25,6 +25,8 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.core.JacksonException;
@@ -75,6 +77,9 @@ final class HttpStepWorker implements Runnable {
     static final Duration SET_ASIDE = Duration.ofMinutes(5);
     /** The largest page of the pending feed (CONTRACT section 3). */
     private static final int MAX_PAGE = 500;
+    /** Pages of the feed one poll reads at most to find steps it may run. */
+    private static final int MAX_PAGES_PER_POLL = 5;
+    private static final Pattern NEXT_LINK = Pattern.compile("<([^>]+)>\\s*;\\s*rel=\"next\"");
     /** Attempts set aside at most; the oldest is forgotten first. */
     private static final int MAX_SET_ASIDE = 10_000;
     /** Roles that may not submit steps; any other (worker, operator, admin, or one this SDK does not know) may try. */
@@ -179,28 +184,34 @@ final class HttpStepWorker implements Runnable {
         }
     }
 
-    /** Runs the steps of one page of the feed; returns how many it started (none: the worker may rest). */
+    /**
+     * Runs the steps of the feed's first pages, up to {@code concurrency} of them; returns how many it started (none:
+     * the worker may rest). Steps set aside come first in the oldest-first feed, and a page ends at a mebibyte of data
+     * whatever its limit, so the worker follows the feed's next links, a few pages at most, to reach the newer steps.
+     */
     private int pollOnce(String run) throws IOException, InterruptedException {
-        // The feed is oldest first: steps set aside would fill a page of `concurrency` and hide the newer ones.
-        int limit = Math.min(MAX_PAGE, concurrency + setAside.size());
-        HttpResponse<String> response = send(HttpRequest.newBuilder(URI.create(baseUrl + "/sop/steps/pending?type=automated&limit="
-                + limit + "&run=" + URLEncoder.encode(run, StandardCharsets.UTF_8))).GET());
-        if (response.statusCode() != 200) {
-            // An error answer is an object, not a page of steps.
-            throw new IOException("the pending feed answered " + response.statusCode() + ": " + GatewayAnswer.excerpt(response.body()));
-        }
-        JsonNode steps = json(response);
-        if (!steps.isArray()) {
-            throw new IOException("the pending feed answered something other than a list of steps: "
-                    + GatewayAnswer.excerpt(response.body()));
-        }
         Instant now = Instant.now();
+        int limit = Math.min(MAX_PAGE, concurrency + setAside.size(now));
+        URI page = URI.create(baseUrl + "/sop/steps/pending?type=automated&limit=" + limit + "&run=" + URLEncoder.encode(run, StandardCharsets.UTF_8));
         Map<Future<?>, String> started = new LinkedHashMap<>();
-        for (JsonNode step : steps) {
-            String attempt = attemptKey(step);
-            if (started.size() < concurrency && !setAside.contains(attempt, now)) {
-                started.put(pool.submit(() -> resolve(step, handlers.get(run))), attempt);
+        for (int pages = 0; page != null && pages < MAX_PAGES_PER_POLL && started.size() < concurrency; pages++) {
+            HttpResponse<String> response = send(HttpRequest.newBuilder(page).GET());
+            if (response.statusCode() != 200) {
+                // An error answer is an object, not a page of steps.
+                throw new IOException("the pending feed answered " + response.statusCode() + ": " + GatewayAnswer.excerpt(response.body()));
             }
+            JsonNode steps = json(response);
+            if (!steps.isArray()) {
+                throw new IOException("the pending feed answered something other than a list of steps: "
+                        + GatewayAnswer.excerpt(response.body()));
+            }
+            for (JsonNode step : steps) {
+                String attempt = attemptKey(step);
+                if (started.size() < concurrency && !setAside.contains(attempt, now)) {
+                    started.put(pool.submit(() -> resolve(step, handlers.get(run))), attempt);
+                }
+            }
+            page = nextPage(response);
         }
         Refused refused = null;
         for (Map.Entry<Future<?>, String> handler : started.entrySet()) {
@@ -220,6 +231,17 @@ final class HttpStepWorker implements Runnable {
             throw refused;
         }
         return started.size();
+    }
+
+    /** The next page of the feed, from the answer's {@code Link: <url>; rel="next"}, on this worker's own base URL. */
+    private URI nextPage(HttpResponse<String> response) {
+        Matcher next = NEXT_LINK.matcher(response.headers().firstValue("Link").orElse(""));
+        if (!next.find()) {
+            return null;
+        }
+        URI link = URI.create(next.group(1));
+        // The gateway builds links from the request it was given; behind a proxy that may not be this worker's base.
+        return URI.create(baseUrl + link.getRawPath() + (link.getRawQuery() == null ? "" : "?" + link.getRawQuery()));
     }
 
     @SuppressWarnings("unchecked")

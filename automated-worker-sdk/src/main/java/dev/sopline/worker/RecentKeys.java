@@ -2,6 +2,7 @@ package dev.sopline.worker;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -49,7 +50,19 @@ final class RecentKeys {
         return true;
     }
 
-    synchronized int size() {
+    /**
+     * How many keys are remembered as of {@code now}. Keys whose time has passed are forgotten here from the oldest on,
+     * up to the first still remembered: a key is otherwise only forgotten when asked about again, and a step resolved
+     * elsewhere is never asked about again.
+     */
+    synchronized int size(Instant now) {
+        Iterator<Map.Entry<String, Instant>> oldestFirst = until.entrySet().iterator();
+        while (oldestFirst.hasNext()) {
+            if (now.isBefore(oldestFirst.next().getValue())) {
+                break;
+            }
+            oldestFirst.remove();
+        }
         return until.size();
     }
 }

@@ -293,6 +293,44 @@ class HttpStepWorkerTest {
         return requests.stream().filter(request -> request.equals("GET /sop/steps/pending")).count();
     }
 
+    @Test
+    void shouldFollowTheFeedsNextLinkWhenItsFirstPageHoldsNothingToRun() throws IOException {
+        // A first page that ended early (a page holds a mebibyte of data at most) with nothing this worker may run.
+        gateway = HttpServer.create(new InetSocketAddress("localhost", 0), 0);
+        gateway.createContext("/", exchange -> {
+            String path = exchange.getRequestURI().getPath();
+            String query = exchange.getRequestURI().getRawQuery();
+            requests.add(exchange.getRequestMethod() + " " + path + (query == null ? "" : "?" + query));
+            exchange.getRequestBody().readAllBytes();
+            String body;
+            if (path.equals("/sop/token")) {
+                body = "{\"id\":\"tok-1\",\"name\":\"w\",\"role\":\"worker\",\"workspace\":\"default\"}";
+            } else if (path.equals("/sop/steps/pending") && !query.contains("cursor=")) {
+                // The link names another host, as behind a proxy: the worker keeps to its own base URL.
+                exchange.getResponseHeaders().set("Link", "<http://proxy.internal:9999/sop/steps/pending?type=automated&run=billing.pay&cursor=c1>; rel=\"next\"");
+                body = "[]";
+            } else if (path.equals("/sop/steps/pending")) {
+                body = ONE_STEP;
+            } else {
+                body = DONE;
+            }
+            byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().set("Content-Type", "application/json");
+            exchange.sendResponseHeaders(200, bytes.length);
+            exchange.getResponseBody().write(bytes);
+            exchange.close();
+        });
+        gateway.setExecutor(Executors.newCachedThreadPool());
+        gateway.start();
+        AtomicInteger handled = new AtomicInteger();
+
+        try (SopWorker worker = httpWorker(handled)) {
+            await().atMost(Duration.ofSeconds(10)).until(() -> handled.get() >= 1);
+        }
+
+        assertThat(requests).contains("GET /sop/steps/pending?type=automated&run=billing.pay&cursor=c1");
+    }
+
     private SopWorker httpWorker(AtomicInteger handled) {
         return SopWorker.builder()
                 .http("http://localhost:" + gateway.getAddress().getPort(), "a-token")

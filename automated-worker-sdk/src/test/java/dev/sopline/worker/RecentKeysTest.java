@@ -19,7 +19,7 @@ class RecentKeysTest {
             assertThat(runs.add("team.run-" + run)).isTrue();
         }
 
-        assertThat(runs.size()).isEqualTo(3);
+        assertThat(runs.size(NOW)).isEqualTo(3);
         assertThat(runs.add("team.run-999")).as("recent: still known").isFalse();
         assertThat(runs.add("team.run-0")).as("oldest: forgotten, so warned about again").isTrue();
     }
@@ -32,6 +32,19 @@ class RecentKeysTest {
 
         assertThat(setAside.contains("inst/pay/1", NOW.plus(Duration.ofMinutes(4)))).isTrue();
         assertThat(setAside.contains("inst/pay/1", NOW.plus(Duration.ofMinutes(5)))).isFalse();
-        assertThat(setAside.size()).isZero();
+        assertThat(setAside.size(NOW)).isZero();
+    }
+
+    @Test
+    void shouldNotCountKeysWhoseTimeIsUpThoughNobodyAskedAboutThem() {
+        RecentKeys setAside = new RecentKeys(10_000);
+        for (int step = 0; step < 100; step++) {
+            // Steps set aside and then resolved by other workers: never asked about again.
+            setAside.add("inst-" + step + "/pay/1", NOW.plusSeconds(step), Duration.ofMinutes(5));
+        }
+
+        assertThat(setAside.size(NOW.plusSeconds(10))).isEqualTo(100);
+        assertThat(setAside.size(NOW.plus(Duration.ofMinutes(5)).plusSeconds(49))).as("the first 50 have had their time").isEqualTo(50);
+        assertThat(setAside.size(NOW.plus(Duration.ofMinutes(10)))).isZero();
     }
 }

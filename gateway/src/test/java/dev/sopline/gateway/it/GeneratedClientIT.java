@@ -66,7 +66,7 @@ class GeneratedClientIT extends GatewayTestBase {
         StartedInstance started = instances.startInstance(PROCESS, new StartRequest().inputs(Map.of("title", "Generated")), null);
         assertThat(started.getState()).isEqualTo(StartedInstance.StateEnum.RUNNING);
 
-        PendingStep form = await().atMost(Duration.ofSeconds(10)).until(() -> steps.listPendingSteps("form", PROCESS, null, null, 500, null)
+        PendingStep form = await().atMost(Duration.ofSeconds(10)).until(() -> steps.listPendingSteps("form", PROCESS, null, null, started.getId(), 500, null)
                 .stream().filter(step -> step.getInstanceId().equals(started.getId())).findFirst().orElse(null), step -> step != null);
         assertThat(form.getStepId()).isEqualTo("read");
         assertThat(form.getOutputs()).extracting(output -> output.getName()).containsExactly("verdict");

@@ -11,6 +11,7 @@ import java.time.LocalDateTime;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
+import java.time.zone.ZoneOffsetTransition;
 import java.util.Map;
 import java.util.Optional;
 
@@ -111,6 +112,12 @@ public final class CronSchedule {
     private Optional<Instant> skippedBySpringForward(Instant after, Optional<Instant> next) {
         // The schedule read on the local clock, as if it never changed: UTC has no gaps.
         LocalDateTime local = LocalDateTime.ofInstant(after, zone);
+        ZoneOffsetTransition last = zone.getRules().previousTransition(after.plusNanos(1));
+        if (last != null && last.isGap() && after.isBefore(last.getInstant().plus(last.getDuration()))) {
+            // Just after a gap, where its fires land: those after the one just fired are still due (02:00 moved to
+            // 03:00 fired, 02:30 moved to 03:30 not yet), so the gap's times are read again.
+            local = last.getDateTimeBefore().minusNanos(1);
+        }
         for (int candidates = 0; candidates < MAX_GAP_CANDIDATES; candidates++) {
             Optional<LocalDateTime> onClock = executionTime.nextExecution(local.atZone(ZoneOffset.UTC)).map(ZonedDateTime::toLocalDateTime);
             if (onClock.isEmpty()) {

@@ -36,6 +36,23 @@ class CronScheduleTest {
     }
 
     @Test
+    void shouldFireEveryRunTheClocksSprangOverInOrder() {
+        // New York sprang forward at 02:00 on 2026-03-08: 02:00 and 02:30 both did not exist
+        CronSchedule twice = CronSchedule.parse("0,30 2 * * *", "America/New_York");
+        Instant first = twice.nextAfter(Instant.parse("2026-03-08T06:00:00Z")).orElseThrow(); // 01:00 EST
+        Instant second = twice.nextAfter(first).orElseThrow();
+
+        assertThat(first).isEqualTo(Instant.parse("2026-03-08T07:00:00Z")); // 03:00 EDT
+        assertThat(second).isEqualTo(Instant.parse("2026-03-08T07:30:00Z")); // 03:30 EDT
+        assertThat(twice.nextAfter(second)).contains(Instant.parse("2026-03-09T06:00:00Z")); // 02:00 EDT the next day
+        // A two-hour gap: Troll in Antarctica goes from UTC to UTC+2 at 01:00 UTC on the last Sunday of March
+        CronSchedule troll = CronSchedule.parse("30 1,2 * * *", "Antarctica/Troll");
+        Instant moved = troll.nextAfter(Instant.parse("2026-03-29T00:00:00Z")).orElseThrow();
+        assertThat(moved).isEqualTo(Instant.parse("2026-03-29T01:30:00Z")); // 01:30 moved by two hours: 03:30 local
+        assertThat(troll.nextAfter(moved)).contains(Instant.parse("2026-03-29T02:30:00Z")); // 02:30 moved: 04:30 local
+    }
+
+    @Test
     void shouldFireAWeeklyRunTheClocksSprangOver() {
         // Paris sprang forward at 02:00 on Sunday 2024-03-31
         CronSchedule weekly = CronSchedule.parse("0 2 * * 0", "Europe/Paris");
