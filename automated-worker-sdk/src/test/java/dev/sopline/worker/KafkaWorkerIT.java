@@ -162,7 +162,8 @@ class KafkaWorkerIT {
         }
     }
 
-    private static void awaitStableGroup(String group, int members) {
+    /** Until the group is stable with {@code members} members, each assigned partitions. */
+    static void awaitStableGroup(String group, int members) {
         try (Admin admin = Admin.create(Map.of("bootstrap.servers", SharedKafka.bootstrapServers()))) {
             await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
                 ConsumerGroupDescription description = admin.describeConsumerGroups(List.of(group)).all().get().get(group);

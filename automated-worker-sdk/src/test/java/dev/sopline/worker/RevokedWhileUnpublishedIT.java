@@ -7,20 +7,16 @@ import ch.qos.logback.classic.Level;
 import dev.sopline.testing.CapturedLog;
 import dev.sopline.testing.SharedKafka;
 import java.time.Duration;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.ConsumerGroupDescription;
 import org.apache.kafka.clients.producer.Callback;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
-import org.apache.kafka.common.GroupState;
 import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
@@ -52,7 +48,7 @@ class RevokedWhileUnpublishedIT {
 
             try (SopWorker second = SopWorker.builder().kafka(SharedKafka.bootstrapServers()).group("revoked-workers")
                     .workerId("revoked-second").handle("revoked.work", handler).start()) {
-                awaitStableGroup("revoked-workers", 2);
+                KafkaWorkerIT.awaitStableGroup("revoked-workers", 2);
                 outage.set(false);
 
                 await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
@@ -64,16 +60,6 @@ class RevokedWhileUnpublishedIT {
         } finally {
             first.stop(Duration.ofSeconds(5));
             firstThread.join(15_000);
-        }
-    }
-
-    private static void awaitStableGroup(String group, int members) {
-        try (Admin admin = Admin.create(Map.of("bootstrap.servers", SharedKafka.bootstrapServers()))) {
-            await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
-                ConsumerGroupDescription description = admin.describeConsumerGroups(List.of(group)).all().get().get(group);
-                assertThat(description.groupState()).isEqualTo(GroupState.STABLE);
-                assertThat(description.members()).hasSize(members);
-            });
         }
     }
 
