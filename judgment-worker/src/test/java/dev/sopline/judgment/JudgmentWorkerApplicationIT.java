@@ -8,7 +8,13 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.clients.admin.Admin;
 import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.builder.SpringApplicationBuilder;
@@ -37,6 +43,39 @@ class JudgmentWorkerApplicationIT {
             HttpResponse<String> down = get(health);
             assertThat(down.statusCode()).isEqualTo(503);
             assertThat(down.body()).contains("DOWN");
+        }
+    }
+
+    @Test
+    void shouldRejoinAsTheMemberKeptInItsDataDirectory() throws Exception {
+        Path dataDir = Files.createTempDirectory("judgment-service");
+        String kept;
+        try (ConfigurableApplicationContext app = start("--SOP_DATA_DIR=" + dataDir)) {
+            kept = Files.readString(dataDir.resolve(JudgmentWorker.MEMBER_ID_FILE)).strip();
+            await().atMost(Duration.ofSeconds(30)).until(() -> members().contains(kept));
+        }
+        try (ConfigurableApplicationContext again = start("--SOP_DATA_DIR=" + dataDir)) {
+            assertThat(Files.readString(dataDir.resolve(JudgmentWorker.MEMBER_ID_FILE)).strip()).isEqualTo(kept);
+            URI health = URI.create("http://localhost:" + again.getEnvironment().getProperty("local.server.port") + "/actuator/health");
+            await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(get(health).statusCode()).isEqualTo(200));
+            // The same member, not a second one beside it: after a crash, no dead self's session to wait out.
+            assertThat(members()).containsOnlyOnce(kept);
+        }
+    }
+
+    private static ConfigurableApplicationContext start(String... more) {
+        List<String> args = new ArrayList<>(List.of("--server.port=0", "--KAFKA_BOOTSTRAP_SERVERS=" + SharedKafka.bootstrapServers(),
+                "--SOP_JUDGMENT_CONCURRENCY=1", "--SOP_LLM_PROVIDER=openai", "--SOP_LLM_BASE_URL=http://localhost:9/v1"));
+        args.addAll(List.of(more));
+        return new SpringApplicationBuilder(JudgmentWorkerApplication.class).properties("spring.config.name=judgment-worker")
+                .run(args.toArray(String[]::new));
+    }
+
+    /** The static member ids of the judgment group. */
+    private static List<String> members() throws Exception {
+        try (Admin admin = Admin.create(Map.of("bootstrap.servers", SharedKafka.bootstrapServers()))) {
+            return admin.describeConsumerGroups(List.of(JudgmentWorker.GROUP)).all().get().get(JudgmentWorker.GROUP).members().stream()
+                    .flatMap(member -> member.groupInstanceId().stream()).toList();
         }
     }
 
