@@ -2,6 +2,7 @@ package dev.sopline.gateway.config;
 
 import dev.sopline.gateway.web.ClientLimitedNioProtocol;
 import dev.sopline.gateway.web.JsonErrorReportValve;
+import dev.sopline.gateway.web.TrustedProxies;
 import org.apache.catalina.core.StandardHost;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.tomcat.servlet.TomcatServletWebServerFactory;
@@ -23,7 +24,9 @@ import org.springframework.stereotype.Component;
  *       170 MB, with room for a workspace's 1,000 held reads and the event streams beside them.</li>
  *   <li>one client (an IPv4 address, an IPv6 /64) holds at most {@code SOP_MAX_CONNECTIONS_PER_CLIENT} of them
  *       (default {@value #DEFAULT_MAX_CONNECTIONS_PER_CLIENT}, 0 for no limit; {@link ClientLimitedNioProtocol}), so
- *       that one client trickling request heads cannot take every connection from everyone else.</li>
+ *       that one client trickling request heads cannot take every connection from everyone else;</li>
+ *   <li>behind reverse proxies named in {@code SOP_TRUSTED_PROXIES}, a request's client is the address they forward
+ *       ({@link TrustedProxies}), and their own connections are not limited per client.</li>
  * </ul>
  */
 @Component
@@ -35,11 +38,14 @@ public class TomcatConfig implements WebServerFactoryCustomizer<TomcatServletWeb
 
     private final SopProperties properties;
     private final int maxConnectionsPerClient;
+    private final TrustedProxies trustedProxies;
 
     public TomcatConfig(SopProperties properties,
-                        @Value("${sop.max-connections-per-client:" + DEFAULT_MAX_CONNECTIONS_PER_CLIENT + "}") int maxConnectionsPerClient) {
+                        @Value("${sop.max-connections-per-client:" + DEFAULT_MAX_CONNECTIONS_PER_CLIENT + "}") int maxConnectionsPerClient,
+                        @Value("${sop.trusted-proxies:}") String trustedProxies) {
         this.properties = properties;
         this.maxConnectionsPerClient = maxConnectionsPerClient;
+        this.trustedProxies = TrustedProxies.parse(trustedProxies);
     }
 
     @Override
@@ -55,6 +61,10 @@ public class TomcatConfig implements WebServerFactoryCustomizer<TomcatServletWeb
             connector.setProperty("maxConnectionsPerClient", String.valueOf(maxConnectionsPerClient));
             connector.setProperty("connectionTimeout", String.valueOf(socketTimeout));
             connector.setProperty("maxConnections", String.valueOf(MAX_CONNECTIONS));
+            connector.setProperty("trustedProxies", trustedProxies.toString());
         });
+        if (!trustedProxies.isEmpty()) {
+            factory.addEngineValves(trustedProxies.valve());
+        }
     }
 }

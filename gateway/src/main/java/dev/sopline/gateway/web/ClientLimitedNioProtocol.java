@@ -10,7 +10,9 @@ import org.apache.tomcat.util.net.NioEndpoint;
 /**
  * Tomcat's NIO HTTP/1.1 connector with a bound on the connections one client holds open
  * ({@link ConnectionsPerClient}). A connection past it is closed as it is accepted, before anything is read; the
- * client sees the connection closed. Set through the connector property {@code maxConnectionsPerClient}.
+ * client sees the connection closed. Set through the connector property {@code maxConnectionsPerClient}. Connections
+ * from a trusted proxy ({@link TrustedProxies}, the connector property {@code trustedProxies}) are not limited: each
+ * carries the requests of many clients, and the gateway tells those apart by their forwarded address.
  */
 public class ClientLimitedNioProtocol extends Http11NioProtocol {
 
@@ -23,6 +25,15 @@ public class ClientLimitedNioProtocol extends Http11NioProtocol {
         ((ClientLimitedEndpoint) getEndpoint()).clients = new ConnectionsPerClient(limit);
     }
 
+    /** @param proxies addresses or CIDR ranges, comma-separated ({@link TrustedProxies#parse}) */
+    public void setTrustedProxies(String proxies) {
+        ((ClientLimitedEndpoint) getEndpoint()).proxies = TrustedProxies.parse(proxies);
+    }
+
+    public String getTrustedProxies() {
+        return ((ClientLimitedEndpoint) getEndpoint()).proxies.toString();
+    }
+
     public int getMaxConnectionsPerClient() {
         return ((ClientLimitedEndpoint) getEndpoint()).clients.limit();
     }
@@ -30,6 +41,7 @@ public class ClientLimitedNioProtocol extends Http11NioProtocol {
     static final class ClientLimitedEndpoint extends NioEndpoint {
 
         private volatile ConnectionsPerClient clients = new ConnectionsPerClient(0);
+        private volatile TrustedProxies proxies = TrustedProxies.none();
 
         /**
          * Called by the acceptor for each new connection. A refused one is destroyed here (closed, and no longer counted
@@ -46,7 +58,7 @@ public class ClientLimitedNioProtocol extends Http11NioProtocol {
                 return false;
             }
             if (remote instanceof InetSocketAddress address && address.getAddress() != null
-                    && !clients.admit(socket, address.getAddress())) {
+                    && !proxies.contains(address.getAddress()) && !clients.admit(socket, address.getAddress())) {
                 destroySocket(socket);
                 return false;
             }

@@ -39,6 +39,8 @@ abstract class GatewayTestBase {
         registry.add("sop.request-read-timeout", () -> "2s");
         // Low, so the limit is reached in a few registrations (WorkspaceBoundsIT); the default is 100.
         registry.add("sop.max-scheduled-processes", () -> "10");
+        // Clients behind a proxy are told apart by the address it forwards (TokenRolesIT); other tests send no such header.
+        registry.add("sop.trusted-proxies", () -> "127.0.0.1,::1");
         // Test receivers listen on loopback; the destination policy itself is tested with this off.
         registry.add("sop.webhook.allow-private", () -> "true");
         // Deleted as the JVM exits, once the cached context shared by every test class is closed.

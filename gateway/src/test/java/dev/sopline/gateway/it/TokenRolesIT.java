@@ -149,4 +149,18 @@ class TokenRolesIT extends GatewayTestBase {
         // The budget refills (20 a second): other tests from this address see plain 401s again.
         await().atMost(Duration.ofSeconds(10)).until(() -> guesser.get("/sop/").status() == 401);
     }
+
+    @Test
+    void shouldCountGuessesPerClientThatATrustedProxyForwards() {
+        // GatewayTestBase trusts loopback as a reverse proxy: each forwarded address is a client of its own.
+        SopApi guesser = admin.withToken("sop_guess_behind_proxy");
+        Map<String, String> fromGuesser = Map.of("X-Forwarded-For", "203.0.113.50");
+        List<Integer> statuses = java.util.stream.IntStream.range(0, 200).parallel()
+                .mapToObj(guess -> guesser.withToken("sop_guess_" + guess).getWith("/sop/", fromGuesser).status()).toList();
+        assertThat(statuses).contains(401, 429).containsOnly(401, 429);
+
+        assertThat(guesser.getWith("/sop/", Map.of("X-Forwarded-For", "203.0.113.51")).status())
+                .as("another client behind the same proxy, whose budget the guesser did not use").isEqualTo(401);
+        assertThat(guesser.get("/sop/").status()).as("the proxy's own address").isEqualTo(401);
+    }
 }

@@ -1,6 +1,7 @@
 package dev.sopline.gateway.web;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import jakarta.servlet.http.HttpServlet;
@@ -22,10 +23,14 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** A real Tomcat with the connector the gateway uses, and clients on two loopback addresses. */
+/**
+ * A real Tomcat with the connector the gateway uses, clients on two loopback addresses, and a trusted proxy on a third
+ * ({@link TrustedProxies}, set up as {@code TomcatConfig} sets it up).
+ */
 class ClientLimitedNioProtocolTest {
 
     private static final String REQUEST = "GET / HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\r\n";
+    private static final String PROXY = "127.0.0.3";
 
     private Tomcat tomcat;
     private int port;
@@ -40,6 +45,9 @@ class ClientLimitedNioProtocolTest {
         connector.setProperty("maxConnectionsPerClient", "2");
         // Few, so that a refused connection still counted against it would soon stop the acceptor.
         connector.setProperty("maxConnections", "4");
+        TrustedProxies proxies = TrustedProxies.parse(PROXY);
+        connector.setProperty("trustedProxies", proxies.toString());
+        tomcat.getEngine().getPipeline().addValve(proxies.valve());
         tomcat.getService().addConnector(connector);
         tomcat.setConnector(connector);
         Context context = tomcat.addContext("", baseDir.toString());
@@ -50,6 +58,13 @@ class ClientLimitedNioProtocolTest {
             }
         });
         context.addServletMappingDecoded("/", "ok");
+        Tomcat.addServlet(context, "client", new HttpServlet() {
+            @Override
+            protected void doGet(HttpServletRequest request, HttpServletResponse response) throws IOException {
+                response.getWriter().write("client=" + request.getRemoteAddr());
+            }
+        });
+        context.addServletMappingDecoded("/client", "client");
         tomcat.start();
         port = connector.getLocalPort();
     }
@@ -79,6 +94,30 @@ class ClientLimitedNioProtocolTest {
     }
 
     @Test
+    void shouldNotLimitTheConnectionsOfATrustedProxy() throws Exception {
+        try (Socket slowA = trickling(PROXY); Socket slowB = trickling(PROXY)) {
+            assertThat(answer(PROXY)).as("a third connection from the proxy, which carries many clients").startsWith("HTTP/1.1 200");
+        }
+    }
+
+    @Test
+    void shouldTakeTheClientFromTheForwardedHeaderOfATrustedProxyOnly() throws Exception {
+        String forwarded = "GET /client HTTP/1.1\r\nHost: test\r\nX-Forwarded-For: 198.51.100.7, 203.0.113.9\r\nConnection: close\r\n\r\n";
+
+        assertThat(answer(PROXY, forwarded)).as("the right-most address the proxy forwards: the one it saw")
+                .endsWith("client=203.0.113.9");
+        assertThat(answer("127.0.0.2", forwarded)).as("a client that sends the header itself").endsWith("client=127.0.0.2");
+    }
+
+    @Test
+    void shouldRefuseAProxyListThatIsNotAddresses() {
+        assertThatThrownBy(() -> TrustedProxies.parse("10.0.0.0/8, proxy.example.com/33"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("'proxy.example.com/33'");
+        assertThat(TrustedProxies.parse(" 10.0.0.0/8 , ::1 ").toString()).isEqualTo("10.0.0.0/8,::1/128");
+        assertThat(TrustedProxies.parse("").isEmpty()).isTrue();
+    }
+
+    @Test
     void shouldReadTheLimitBackFromTheConnector() {
         assertThat(((ClientLimitedNioProtocol) tomcat.getConnector().getProtocolHandler()).getMaxConnectionsPerClient()).isEqualTo(2);
     }
@@ -95,9 +134,13 @@ class ClientLimitedNioProtocolTest {
 
     /** A whole request from a client address; what came back, empty when the connection was closed without a word. */
     private String answer(String from) throws IOException {
+        return answer(from, REQUEST);
+    }
+
+    private String answer(String from, String request) throws IOException {
         try (Socket socket = connect(from)) {
             try {
-                socket.getOutputStream().write(REQUEST.getBytes(StandardCharsets.US_ASCII));
+                socket.getOutputStream().write(request.getBytes(StandardCharsets.US_ASCII));
                 socket.getOutputStream().flush();
             } catch (IOException closedAlready) {
                 return "";
