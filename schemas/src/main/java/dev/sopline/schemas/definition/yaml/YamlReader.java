@@ -41,6 +41,12 @@ public final class YamlReader {
     static final int MAX_ALIASES = 50;
     static final int MAX_NESTING_DEPTH = 50;
     static final int MAX_VALUES = 20_000;
+    /**
+     * Characters of keys and scalars once aliases are expanded. SnakeYAML counts aliases to collections only, so one
+     * long anchored text named thousands of times made a definition of gigabytes that the file's 256 KiB never showed.
+     * A file without aliases never has more text than bytes.
+     */
+    static final int MAX_TEXT_CHARS = MAX_DOCUMENT_BYTES;
 
     private static final Set<Tag> STANDARD_TAGS =
             Set.of(Tag.STR, Tag.INT, Tag.FLOAT, Tag.BOOL, Tag.NULL, Tag.MAP, Tag.SEQ, Tag.TIMESTAMP);
@@ -158,6 +164,7 @@ public final class YamlReader {
         private final Map<String, String> scalarTexts = new HashMap<>();
         private final List<Violation> violations = new ArrayList<>();
         private int values;
+        private long textChars;
 
         Walker(ScalarConstructor constructor) {
             this.constructor = constructor;
@@ -199,11 +206,28 @@ public final class YamlReader {
                 return list;
             }
             ScalarNode scalar = (ScalarNode) node;
+            if (!countText(scalar.getValue())) {
+                return null;
+            }
             scalarTexts.put(path, scalar.getValue());
             if (scalar.getTag().equals(Tag.TIMESTAMP)) {
                 return scalar.getValue();
             }
             return scalar(scalar, path);
+        }
+
+        /** Counts text as it is read again through each alias; false once past {@link #MAX_TEXT_CHARS}, reported once. */
+        private boolean countText(String text) {
+            boolean fitted = textChars <= MAX_TEXT_CHARS;
+            textChars += text.length();
+            if (textChars <= MAX_TEXT_CHARS) {
+                return true;
+            }
+            if (fitted) {
+                violations.add(Violation.of("", ViolationCode.TOO_LARGE,
+                        "Expected at most %d characters of text once aliases are expanded".formatted(MAX_TEXT_CHARS)));
+            }
+            return false;
         }
 
         /**
@@ -258,6 +282,9 @@ public final class YamlReader {
                     continue;
                 }
                 String key = keyScalar.getValue();
+                if (!countText(key)) {
+                    return map;
+                }
                 String childPath = path.isEmpty() ? key : path + "." + key;
                 if (map.containsKey(key)) {
                     violations.add(Violation.of(childPath, ViolationCode.DUPLICATE,
