@@ -71,6 +71,28 @@ class HostileFilesTest {
     }
 
     @Test
+    void shouldRefuseNumberWhenItHasMoreDigitsThanJsonAllows() {
+        // given: 250,000 digits tagged as a whole number, which SnakeYAML reads as a BigInteger in about a second of CPU
+        String yaml = """
+                engine: "0.1"
+                process:
+                  name: digits
+                  version: "1.0"
+                  description: !!int %s
+                  steps:
+                    - id: a
+                      type: form
+                """.formatted("9".repeat(250_000));
+
+        // when
+        List<Violation> violations = violationsOf(yaml);
+
+        // then
+        assertThat(violations).extracting(Violation::field, Violation::code, Violation::line)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("process.description", "too_large", 5));
+    }
+
+    @Test
     void shouldRefuseDeepNestingWhenTenThousandLevelsDeep() {
         // given
         String yaml = "a: " + "[".repeat(10_000) + "]".repeat(10_000);

@@ -47,6 +47,11 @@ public final class YamlReader {
      * A file without aliases never has more text than bytes.
      */
     static final int MAX_TEXT_CHARS = MAX_DOCUMENT_BYTES;
+    /**
+     * Characters of one number, as Jackson allows in JSON. SnakeYAML reads a whole number of more digits than a long
+     * holds as a BigInteger, in time that grows with the square of its length: 250,000 digits took seconds of CPU.
+     */
+    static final int MAX_NUMBER_CHARS = 1_000;
 
     private static final Set<Tag> STANDARD_TAGS =
             Set.of(Tag.STR, Tag.INT, Tag.FLOAT, Tag.BOOL, Tag.NULL, Tag.MAP, Tag.SEQ, Tag.TIMESTAMP);
@@ -235,6 +240,12 @@ public final class YamlReader {
          * SafeConstructor then throws or answers null, and the file gets a violation at that place instead.
          */
         private Object scalar(ScalarNode scalar, String path) {
+            boolean number = scalar.getTag().equals(Tag.INT) || scalar.getTag().equals(Tag.FLOAT);
+            if (number && scalar.getValue().length() > MAX_NUMBER_CHARS) {
+                violations.add(Violation.of(path, ViolationCode.TOO_LARGE, "Expected a number of at most %d characters, but it has %d: quote it if it is text"
+                        .formatted(MAX_NUMBER_CHARS, scalar.getValue().length())).at(position(scalar)));
+                return null;
+            }
             try {
                 Object value = constructor.scalar(scalar);
                 if (value != null || scalar.getTag().equals(Tag.NULL)) {
