@@ -19,8 +19,10 @@ import dev.sopline.schemas.instance.InstanceState;
 import dev.sopline.schemas.instance.JudgmentDecision;
 import dev.sopline.schemas.instance.StepError;
 import dev.sopline.schemas.instance.StepState;
+import dev.sopline.schemas.reference.EvaluationTooLarge;
 import dev.sopline.schemas.reference.ReferenceContext;
 import dev.sopline.schemas.reference.ReferenceEvaluator;
+import dev.sopline.schemas.reference.TextBudget;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -191,10 +193,11 @@ public final class InstanceDecider {
     /** The outputs a step resolves to: what was submitted, plus every {@code value} expression evaluated. */
     public Map<String, Object> stepOutputs(Instance instance, StepDefinition step, Map<String, Object> submitted, Object callbackPayload) {
         ReferenceContext context = context(instance).withCallbackPayload(callbackPayload);
+        TextBudget text = new TextBudget();
         Map<String, Object> outputs = new LinkedHashMap<>();
         for (OutputDeclaration output : step.outputs()) {
             if (output.isComputed()) {
-                outputs.put(output.name(), ReferenceEvaluator.evaluate(output.value(), context));
+                outputs.put(output.name(), evaluate(output.value(), context, text));
             } else if (submitted.containsKey(output.name())) {
                 outputs.put(output.name(), submitted.get(output.name()));
             }
@@ -298,10 +301,11 @@ public final class InstanceDecider {
      */
     private static Map<String, Object> instanceOutputs(Instance instance, ProcessDefinition definition) {
         ReferenceContext context = context(instance);
+        TextBudget text = new TextBudget();
         Map<String, Object> outputs = new LinkedHashMap<>();
         for (OutputDeclaration output : definition.outputs()) {
             if (output.isComputed()) {
-                outputs.put(output.name(), ReferenceEvaluator.evaluate(output.value(), context));
+                outputs.put(output.name(), evaluate(output.value(), context, text));
                 continue;
             }
             List<StepRun> steps = instance.steps();
@@ -318,7 +322,16 @@ public final class InstanceDecider {
 
     @SuppressWarnings("unchecked")
     private static Map<String, Object> resolve(Map<String, Object> mapping, ReferenceContext context) {
-        return (Map<String, Object>) ReferenceEvaluator.evaluate(mapping, context);
+        return (Map<String, Object>) evaluate(mapping, context, new TextBudget());
+    }
+
+    /** A definition that repeats references to large data is refused as data over the budget is, before the copy is made. */
+    private static Object evaluate(Object value, ReferenceContext context, TextBudget text) {
+        try {
+            return ReferenceEvaluator.evaluate(value, context, text);
+        } catch (EvaluationTooLarge tooLarge) {
+            throw new InstanceTooLarge(tooLarge.getMessage());
+        }
     }
 
     private static ReferenceContext context(Instance instance) {

@@ -134,6 +134,53 @@ class PoisonCommandsTest {
     }
 
     @Test
+    void shouldRefuseWithPayloadTooLargeAndStoreNothingWhenAStepsInputsRepeatAReferenceToLargeData() {
+        // given: a step input naming the start's note 5,000 times; a note of 100 KiB would make it 500 MB of text
+        byte[] yaml = """
+                engine: "0.1"
+                process:
+                  name: echo
+                  version: "1.0"
+                  inputs:
+                    - name: note
+                  steps:
+                    - id: read
+                      type: form
+                      inputs:
+                        all: "%s"
+                      outputs:
+                        - name: ok
+                """.formatted("${inputs.note}".repeat(5_000)).getBytes(StandardCharsets.UTF_8);
+        assertThat(engine.register("echo", yaml).status()).isEqualTo(201);
+
+        // when
+        CommandReply reply = engine.start(ID, "echo", Map.of("note", text(100 * 1024)));
+
+        // then
+        assertThat(reply.status()).isEqualTo(413);
+        assertThat(reply.error()).isEqualTo("payload_too_large");
+        assertThat(engine.instance(ID)).isNull();
+        assertThat(engine.start(OTHER_ID, "echo", Map.of("note", "short")).status()).isEqualTo(201);
+    }
+
+    @Test
+    void shouldCompleteTheStepWhenACallbackSendsANumberBeyondDoubleRange() {
+        // given: 1e400 in a JSON body reads as Infinity; the step's output interpolates it into text
+        engine.register("webhook.yaml");
+        engine.start(ID, "identity", Map.of());
+        String callbackId = engine.instance(ID).activeStep().orElseThrow().callbackId();
+        Map<?, ?> body = dev.sopline.schemas.json.Json.mapper().readValue("{\"status\": \"verified\", \"ref\": 1e400}", Map.class);
+
+        // when
+        CommandReply reply = engine.callback(ID, callbackId, body);
+
+        // then
+        assertThat(reply.status()).isEqualTo(200);
+        assertThat(engine.instance(ID).state()).isEqualTo(InstanceState.COMPLETED);
+        assertThat(engine.instance(ID).step("verify").orElseThrow().outputs()).containsEntry("reference", "ref-Infinity");
+    }
+
+    @Test
     void shouldRegisterThreeVersionsOf255KilobytesEachAndStartTheLatest() {
         // when
         for (String version : new String[] {"1.9", "1.10", "1.2"}) {

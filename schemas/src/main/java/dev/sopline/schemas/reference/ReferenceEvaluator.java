@@ -10,18 +10,24 @@ public final class ReferenceEvaluator {
 
     private ReferenceEvaluator() {}
 
+    /** @throws EvaluationTooLarge when the references copy more than {@link TextBudget#MAX_CHARS} characters */
     public static Object evaluate(Object value, ReferenceContext context) {
+        return evaluate(value, context, new TextBudget());
+    }
+
+    /** As {@link #evaluate(Object, ReferenceContext)}, counting against a budget shared with other values. */
+    public static Object evaluate(Object value, ReferenceContext context, TextBudget budget) {
         if (value instanceof String text) {
-            return text.contains("${") ? Template.parse(text).evaluate(context) : text;
+            return text.contains("${") ? Template.parse(text).evaluate(context, budget) : text;
         }
         if (value instanceof Map<?, ?> map) {
             Map<String, Object> result = new LinkedHashMap<>();
-            map.forEach((key, item) -> result.put(String.valueOf(key), evaluate(item, context)));
+            map.forEach((key, item) -> result.put(String.valueOf(key), evaluate(item, context, budget)));
             return result;
         }
         if (value instanceof List<?> list) {
             List<Object> result = new ArrayList<>(list.size());
-            list.forEach(item -> result.add(evaluate(item, context)));
+            list.forEach(item -> result.add(evaluate(item, context, budget)));
             return result;
         }
         return value;

@@ -57,16 +57,26 @@ public final class Template {
         return parts.size() == 1 && parts.get(0) instanceof Reference;
     }
 
+    /** @throws EvaluationTooLarge when the references copy more than {@link TextBudget#MAX_CHARS} characters */
     public Object evaluate(ReferenceContext context) {
+        return evaluate(context, new TextBudget());
+    }
+
+    Object evaluate(ReferenceContext context, TextBudget budget) {
         if (isWholeReference()) {
-            return context.lookup((Reference) parts.get(0));
+            Object value = context.lookup((Reference) parts.get(0));
+            // Not copied here, but written out once per reference in every record and event that holds it.
+            budget.spend(value instanceof String string ? string.length() : asText(value).length());
+            return value;
         }
         if (!hasReferences()) {
             return text;
         }
         StringBuilder result = new StringBuilder();
         for (Object part : parts) {
-            result.append(part instanceof Reference reference ? asText(context.lookup(reference)) : (String) part);
+            String piece = part instanceof Reference reference ? asText(context.lookup(reference)) : (String) part;
+            budget.spend(piece.length());
+            result.append(piece);
         }
         return result.toString();
     }
@@ -77,6 +87,9 @@ public final class Template {
         }
         if (value instanceof String string) {
             return string;
+        }
+        if ((value instanceof Double || value instanceof Float) && !Double.isFinite(((Number) value).doubleValue())) {
+            return value.toString(); // 1e400 in a JSON body reads as Infinity, which BigDecimal cannot hold
         }
         if (value instanceof Double || value instanceof Float || value instanceof BigDecimal) {
             BigDecimal decimal = new BigDecimal(value.toString()).stripTrailingZeros();

@@ -45,6 +45,54 @@ class HostileFilesTest {
     }
 
     @Test
+    void shouldRefuseScalarAliasesWhenTheirTextExpandsPastTheFileSize() {
+        // given: one anchored text of 100,000 characters, named 300 times: 30 million characters once expanded
+        StringBuilder yaml = new StringBuilder("""
+                engine: "0.1"
+                process:
+                  name: bomb
+                  version: "1.0"
+                  description: &big "%s"
+                  steps:
+                    - id: a
+                      type: form
+                      inputs:
+                """.formatted("x".repeat(100_000)));
+        for (int i = 0; i < 300; i++) {
+            yaml.append("        i").append(i).append(": *big\n");
+        }
+
+        // when
+        List<Violation> violations = violationsOf(yaml.toString());
+
+        // then
+        assertThat(violations).extracting(Violation::code).containsExactly("too_large");
+        assertThat(violations.get(0).message()).contains("aliases");
+    }
+
+    @Test
+    void shouldRefuseNumberWhenItHasMoreDigitsThanJsonAllows() {
+        // given: 250,000 digits tagged as a whole number, which SnakeYAML reads as a BigInteger in about a second of CPU
+        String yaml = """
+                engine: "0.1"
+                process:
+                  name: digits
+                  version: "1.0"
+                  description: !!int %s
+                  steps:
+                    - id: a
+                      type: form
+                """.formatted("9".repeat(250_000));
+
+        // when
+        List<Violation> violations = violationsOf(yaml);
+
+        // then
+        assertThat(violations).extracting(Violation::field, Violation::code, Violation::line)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("process.description", "too_large", 5));
+    }
+
+    @Test
     void shouldRefuseDeepNestingWhenTenThousandLevelsDeep() {
         // given
         String yaml = "a: " + "[".repeat(10_000) + "]".repeat(10_000);

@@ -90,4 +90,38 @@ class ReferenceTest {
         List<ReferenceException> problems = ReferenceEvaluator.problemsIn(List.of("${inputs.}", "ok ${inputs.name}", Map.of("x", "${env.X}")));
         assertThat(problems).extracting(ReferenceException::code).containsExactlyInAnyOrder("invalid_reference", "unknown_reference");
     }
+
+    @Test
+    void shouldRefuseInterpolationWhenTheTextWouldPassTheLimit() {
+        // given: 2,000 references to a text of 10,000 characters, 20 million characters once interpolated
+        ReferenceContext context = new ReferenceContext(Map.of("note", "n".repeat(10_000)), Map.of(), null, null);
+        Object mapping = Map.of("a", "${inputs.note} ".repeat(1_000), "b", "${inputs.note} ".repeat(1_000));
+
+        // when, then
+        assertThatThrownBy(() -> ReferenceEvaluator.evaluate(mapping, context)).isInstanceOf(EvaluationTooLarge.class)
+                .hasMessageContaining(String.valueOf(TextBudget.MAX_CHARS));
+    }
+
+    @Test
+    void shouldRefuseWholeReferencesWhenTheirCopiesWouldPassTheLimit() {
+        // given: 200 whole references to a list of 10,000 texts of 10 characters, each 120,000 characters as JSON
+        ReferenceContext context = new ReferenceContext(Map.of("lines", java.util.Collections.nCopies(10_000, "0123456789")), Map.of(), null, null);
+        List<Object> copies = java.util.Collections.nCopies(200, "${inputs.lines}");
+
+        // when, then
+        assertThatThrownBy(() -> ReferenceEvaluator.evaluate(copies, context)).isInstanceOf(EvaluationTooLarge.class);
+    }
+
+    @Test
+    void shouldInterpolateNumbersBeyondDoubleRangeWhenPayloadHoldsThem() {
+        // given: JSON has no infinity, but 1e400 parses as one
+        Object payload = dev.sopline.schemas.json.Json.mapper().readValue("{\"amount\": 1e400}", Map.class);
+        ReferenceContext context = new ReferenceContext(Map.of(), Map.of(), payload, null);
+
+        // when
+        Object text = Template.parse("amount: ${trigger.payload.amount}").evaluate(context);
+
+        // then
+        assertThat(text).isEqualTo("amount: Infinity");
+    }
 }

@@ -26,7 +26,7 @@ final class FieldValueChecks {
                     "Expected %s, but got %s".formatted(article(type), describe(value))));
         }
         if (type == FieldType.ENUM && !allowed.contains(value)) {
-            return Optional.of(Violation.notInEnum(field, value, allowed));
+            return Optional.of(Violation.notInEnum(field, BoundedViolations.quoted(value), allowed));
         }
         return Optional.empty();
     }

@@ -41,6 +41,17 @@ public final class YamlReader {
     static final int MAX_ALIASES = 50;
     static final int MAX_NESTING_DEPTH = 50;
     static final int MAX_VALUES = 20_000;
+    /**
+     * Characters of keys and scalars once aliases are expanded. SnakeYAML counts aliases to collections only, so one
+     * long anchored text named thousands of times made a definition of gigabytes that the file's 256 KiB never showed.
+     * A file without aliases never has more text than bytes.
+     */
+    static final int MAX_TEXT_CHARS = MAX_DOCUMENT_BYTES;
+    /**
+     * Characters of one number, as Jackson allows in JSON. SnakeYAML reads a whole number of more digits than a long
+     * holds as a BigInteger, in time that grows with the square of its length: 250,000 digits took seconds of CPU.
+     */
+    static final int MAX_NUMBER_CHARS = 1_000;
 
     private static final Set<Tag> STANDARD_TAGS =
             Set.of(Tag.STR, Tag.INT, Tag.FLOAT, Tag.BOOL, Tag.NULL, Tag.MAP, Tag.SEQ, Tag.TIMESTAMP);
@@ -158,6 +169,7 @@ public final class YamlReader {
         private final Map<String, String> scalarTexts = new HashMap<>();
         private final List<Violation> violations = new ArrayList<>();
         private int values;
+        private long textChars;
 
         Walker(ScalarConstructor constructor) {
             this.constructor = constructor;
@@ -199,6 +211,9 @@ public final class YamlReader {
                 return list;
             }
             ScalarNode scalar = (ScalarNode) node;
+            if (!countText(scalar.getValue())) {
+                return null;
+            }
             scalarTexts.put(path, scalar.getValue());
             if (scalar.getTag().equals(Tag.TIMESTAMP)) {
                 return scalar.getValue();
@@ -206,11 +221,31 @@ public final class YamlReader {
             return scalar(scalar, path);
         }
 
+        /** Counts text as it is read again through each alias; false once past {@link #MAX_TEXT_CHARS}, reported once. */
+        private boolean countText(String text) {
+            boolean fitted = textChars <= MAX_TEXT_CHARS;
+            textChars += text.length();
+            if (textChars <= MAX_TEXT_CHARS) {
+                return true;
+            }
+            if (fitted) {
+                violations.add(Violation.of("", ViolationCode.TOO_LARGE,
+                        "Expected at most %d characters of text once aliases are expanded".formatted(MAX_TEXT_CHARS)));
+            }
+            return false;
+        }
+
         /**
          * The scalar's value. An explicit tag can name a type the text is not ({@code !!int abc}, {@code !!bool maybe}):
          * SafeConstructor then throws or answers null, and the file gets a violation at that place instead.
          */
         private Object scalar(ScalarNode scalar, String path) {
+            boolean number = scalar.getTag().equals(Tag.INT) || scalar.getTag().equals(Tag.FLOAT);
+            if (number && scalar.getValue().length() > MAX_NUMBER_CHARS) {
+                violations.add(Violation.of(path, ViolationCode.TOO_LARGE, "Expected a number of at most %d characters, but it has %d: quote it if it is text"
+                        .formatted(MAX_NUMBER_CHARS, scalar.getValue().length())).at(position(scalar)));
+                return null;
+            }
             try {
                 Object value = constructor.scalar(scalar);
                 if (value != null || scalar.getTag().equals(Tag.NULL)) {
@@ -258,6 +293,9 @@ public final class YamlReader {
                     continue;
                 }
                 String key = keyScalar.getValue();
+                if (!countText(key)) {
+                    return map;
+                }
                 String childPath = path.isEmpty() ? key : path + "." + key;
                 if (map.containsKey(key)) {
                     violations.add(Violation.of(childPath, ViolationCode.DUPLICATE,

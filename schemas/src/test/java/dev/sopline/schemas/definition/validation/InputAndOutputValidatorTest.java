@@ -92,4 +92,27 @@ class InputAndOutputValidatorTest {
                 .readValue("{\"name\":\"decision\",\"type\":\"string\"}", OutputDeclaration.class);
         assertThat(declaration.required()).isTrue();
     }
+
+    @Test
+    void shouldBoundTheDetailsWhenManyUndeclaredNamesAreSent() {
+        // given: 1,000 declared inputs and outputs, and 30,000 names nobody declared, one of them 50,000 characters long
+        List<InputDeclaration> inputs = java.util.stream.IntStream.range(0, 1_000)
+                .mapToObj(i -> new InputDeclaration("input" + i, FieldType.STRING, false, List.of(), null)).toList();
+        List<OutputDeclaration> outputs = java.util.stream.IntStream.range(0, 1_000)
+                .mapToObj(i -> new OutputDeclaration("output" + i, FieldType.STRING, List.of(), null, null, null, false)).toList();
+        Map<String, Object> sent = new java.util.LinkedHashMap<>();
+        sent.put("x".repeat(50_000), 1);
+        java.util.stream.IntStream.range(0, 30_000).forEach(i -> sent.put("unknown" + i, 1));
+
+        // when
+        List<Violation> inputViolations = InputValidator.validate(inputs, sent);
+        List<Violation> outputViolations = OutputValidator.validate(outputs, sent);
+
+        // then
+        for (List<Violation> violations : List.of(inputViolations, outputViolations)) {
+            assertThat(violations).hasSizeLessThanOrEqualTo(BoundedViolations.MAX);
+            assertThat(violations.stream().mapToInt(v -> v.field().length() + v.message().length()).sum()).isLessThan(64 * 1024);
+            assertThat(violations.get(violations.size() - 1).code()).isEqualTo("limit_reached");
+        }
+    }
 }
