@@ -8,6 +8,7 @@ import dev.sopline.engine.state.StepRun;
 import dev.sopline.schemas.command.Actor;
 import dev.sopline.schemas.command.CommandReply;
 import dev.sopline.schemas.command.ErrorCodes;
+import dev.sopline.schemas.command.RetireProcess;
 import dev.sopline.schemas.command.RetryInstance;
 import dev.sopline.schemas.definition.StepType;
 import dev.sopline.schemas.event.InstanceRetried;
@@ -201,6 +202,23 @@ class RetryTopologyTest {
         engine.callback(ID, instance().step("kyc").orElseThrow().callbackId(), Map.of("status", "verified"));
         engine.submit(ID, "checks", "kyc-review", Map.of("ok", "yes"));
         assertThat(instance().activeSteps()).extracting(StepRun::id).containsExactly("decide");
+    }
+
+    @Test
+    void shouldRefuseToRetryAnInstanceOfARetiredProcess() {
+        // given charge failed, then its workspace was deleted (which retires its processes before cancelling instances)
+        spendRetries();
+        engine.send(new RetireProcess("retire-1", EngineHarness.WORKSPACE, "billing"));
+        engine.readySteps(StepType.AUTOMATED);
+
+        // when a retry sent before the deletion is decided after the retirement
+        CommandReply reply = retry("billing");
+
+        // then it is refused as a start would be: no step is handed out in a workspace nobody can see any more
+        assertThat(reply.status()).isEqualTo(404);
+        assertThat(reply.error()).isEqualTo(ErrorCodes.NOT_FOUND);
+        assertThat(instance().state()).isEqualTo(InstanceState.FAILED);
+        assertThat(engine.readySteps(StepType.AUTOMATED)).isEmpty();
     }
 
     @Test
