@@ -234,6 +234,8 @@ public final class InstanceDecider {
                 failed.dataBytes()));
         for (StepRun step : failed.steps()) {
             if (step.id().equals(failedStepId) || step.state() == StepState.CANCELLED) {
+                // The new attempt drops an agent's earlier proposal; kept in the count, each retry would fill the budget.
+                budget.release(transition, step.proposal());
                 activateAttempt(transition, definition, step.id(), step.attempt() + 1, now);
             }
         }
