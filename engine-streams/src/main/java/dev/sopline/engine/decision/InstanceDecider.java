@@ -117,12 +117,12 @@ public final class InstanceDecider {
     }
 
     /**
-     * The running attempt's worker is alive: its deadline moves to {@code deadline}, with a timeout timer there. The
-     * timer set for the earlier deadline still fires, and finds the step's deadline later than itself.
+     * The running attempt's worker is alive: its deadline moves to {@code deadline}. No timer is set here: the one set
+     * for the earlier deadline fires first, finds the deadline later than itself and is set again there
+     * ({@code TimerHandler}), so an attempt has one timeout timer however often its worker sends heartbeats.
      */
     public void extendDeadline(Transition transition, StepRun step, Instant deadline) {
         transition.updateStep(step.withDeadline(deadline));
-        scheduleTimeout(transition, step, deadline);
     }
 
     /** Offers the next attempt once the backoff of the failed one has passed. */
