@@ -50,6 +50,14 @@ public final class InstanceBudget {
         transition.countData(size);
     }
 
+    /**
+     * Takes {@code data} the instance drops out of its running total, so that what it no longer holds does not fill its
+     * budget. Never below 0: instances stored before the budget counted from 0.
+     */
+    public void release(Transition transition, Object data) {
+        transition.countData(-Math.min(JsonSize.of(data), transition.instance().dataBytes()));
+    }
+
     /** Checks a copy the engine derives from the instance's data (see the class comment); it is not counted. */
     public void checkCopy(Instance instance, Object copy, String what) {
         long size = JsonSize.of(copy);

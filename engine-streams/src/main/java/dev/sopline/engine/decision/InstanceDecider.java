@@ -119,12 +119,12 @@ public final class InstanceDecider {
     }
 
     /**
-     * The running attempt's worker is alive: its deadline moves to {@code deadline}, with a timeout timer there. The
-     * timer set for the earlier deadline still fires, and finds the step's deadline later than itself.
+     * The running attempt's worker is alive: its deadline moves to {@code deadline}. No timer is set here: the one set
+     * for the earlier deadline fires first, finds the deadline later than itself and is set again there
+     * ({@code TimerHandler}), so an attempt has one timeout timer however often its worker sends heartbeats.
      */
     public void extendDeadline(Transition transition, StepRun step, Instant deadline) {
         transition.updateStep(step.withDeadline(deadline));
-        scheduleTimeout(transition, step, deadline);
     }
 
     /** Offers the next attempt once the backoff of the failed one has passed. */
@@ -237,6 +237,8 @@ public final class InstanceDecider {
                 failed.dataBytes()));
         for (StepRun step : failed.steps()) {
             if (step.id().equals(failedStepId) || step.state() == StepState.CANCELLED) {
+                // The new attempt drops an agent's earlier proposal; kept in the count, each retry would fill the budget.
+                budget.release(transition, step.proposal());
                 activateAttempt(transition, definition, step.id(), step.attempt() + 1, now);
             }
         }

@@ -83,7 +83,7 @@ public final class Transition {
         events.add(ready);
     }
 
-    /** Data entering the instance, counted against its budget; the instance's data only grows, so no event tells of it. */
+    /** Data entering or leaving the instance, counted against its budget; no event tells of it. */
     void countData(long bytes) {
         instance = instance.withDataBytes(instance.dataBytes() + bytes);
     }

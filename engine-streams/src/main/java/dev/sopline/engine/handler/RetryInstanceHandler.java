@@ -12,7 +12,7 @@ import dev.sopline.schemas.instance.InstanceState;
 import java.time.Instant;
 import java.util.Optional;
 
-/** An operator gives a failed instance another go; any other state is refused. */
+/** An operator gives a failed instance another go; any other state, or a retired process, is refused. */
 final class RetryInstanceHandler implements CommandHandler<RetryInstance> {
 
     private final DefinitionLookup definitions;
@@ -32,6 +32,12 @@ final class RetryInstanceHandler implements CommandHandler<RetryInstance> {
         if (instance.state() != InstanceState.FAILED) {
             return Rejections.invalidTransition(command.commandId(),
                     "Expected instance '%s' to be failed to retry it, but it is %s".formatted(instance.id(), instance.state()));
+        }
+        // As a start of it is: a retry decided after the workspace's deletion retired the process would run steps
+        // in a workspace nobody can see into, after its deletion's pass over unfinished instances.
+        if (definitions.isRetired(instance.workspace(), instance.process())) {
+            return Rejections.notFound(command.commandId(), "Expected to retry instance '%s', but process '%s' is retired: its workspace was deleted"
+                    .formatted(instance.id(), instance.process()));
         }
         // An instance failed by the engine before any step ran has no step to start again.
         if (instance.error() == null || instance.error().stepId() == null || instance.step(instance.error().stepId()).isEmpty()) {

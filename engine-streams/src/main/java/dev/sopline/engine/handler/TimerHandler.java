@@ -12,7 +12,8 @@ import java.util.Optional;
 
 /**
  * Fires step timers. A timer set for an attempt that has moved on (completed, retried, cancelled) finds nothing
- * to do, which is why timers are never cancelled.
+ * to do, which is why timers are never cancelled. A timeout whose deadline heartbeats moved later is set again at
+ * that deadline, so one timer per attempt follows them.
  */
 public final class TimerHandler {
 
@@ -43,8 +44,12 @@ public final class TimerHandler {
                 decider.retry(transition, definition, step, now);
             }
             case STEP_TIMEOUT -> {
-                if (step.deadline() == null || now.isBefore(step.deadline())) {
+                if (step.deadline() == null) {
                     return Decision.ignore();
+                }
+                if (now.isBefore(step.deadline())) {
+                    // Heartbeats moved the deadline without a timer of their own: this one goes on to where it is now.
+                    return Decision.timer(timer.at(step.deadline()));
                 }
                 decider.timeOut(transition, definition, step, now);
             }

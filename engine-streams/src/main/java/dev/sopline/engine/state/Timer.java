@@ -56,6 +56,11 @@ public record Timer(Instant dueAt, Kind kind, String workspace, String target, S
         return new FireTimer(workspace, FireTimer.Kind.valueOf(kind.name()), target, stepId, attempt, dueAt, true);
     }
 
+    /** The same timer, due at {@code when} instead. */
+    public Timer at(Instant when) {
+        return new Timer(when, kind, workspace, target, stepId, attempt);
+    }
+
     /** The timer a {@link FireTimer} command fires. */
     public static Timer firedBy(FireTimer fire) {
         return new Timer(fire.dueAt(), Kind.valueOf(fire.kind().name()), fire.workspace(), fire.target(), fire.stepId(), fire.attempt());

@@ -3,12 +3,15 @@ package dev.sopline.engine.topology;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sopline.engine.state.StepRun;
+import dev.sopline.engine.state.Timer;
 import dev.sopline.schemas.definition.StepType;
 import dev.sopline.schemas.event.StepReady;
 import dev.sopline.schemas.instance.InstanceState;
 import dev.sopline.schemas.instance.StepState;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -51,6 +54,37 @@ class HeartbeatTopologyTest {
 
         engine.workerResult(ID, "build", 1, Map.of("url", "https://reports.example/q3"));
         assertThat(engine.instance(ID).state()).isEqualTo(InstanceState.COMPLETED);
+    }
+
+    @Test
+    void shouldKeepOneTimeoutTimerForAnAttemptHoweverManyHeartbeatsCome() {
+        // given a worker that sends a heartbeat every 100 ms for 6 s, past the step's first deadline
+        for (int heartbeat = 0; heartbeat < 60; heartbeat++) {
+            engine.advance(Duration.ofMillis(100));
+            engine.heartbeat(ID, "build", 1);
+        }
+
+        // then the attempt has one timeout timer, not one per heartbeat
+        assertThat(timeoutTimers()).hasSize(1);
+
+        // and the step still times out 5 s after the last heartbeat, not before
+        engine.advance(Duration.ofMillis(4_900));
+        assertThat(build().isReady()).isTrue();
+        engine.advance(Duration.ofMillis(200));
+        assertThat(build().isReady()).isFalse();
+        assertThat(build().error().code()).isEqualTo("heartbeat_timeout");
+    }
+
+    private List<Timer> timeoutTimers() {
+        List<Timer> found = new ArrayList<>();
+        try (var all = engine.store(EngineTopology.TIMERS_STORE).all()) {
+            all.forEachRemaining(entry -> {
+                if (entry.value instanceof Timer timer && timer.kind() == Timer.Kind.STEP_TIMEOUT && ID.equals(timer.target())) {
+                    found.add(timer);
+                }
+            });
+        }
+        return found;
     }
 
     @Test

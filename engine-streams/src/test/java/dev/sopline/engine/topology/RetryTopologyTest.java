@@ -3,11 +3,14 @@ package dev.sopline.engine.topology;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.groups.Tuple.tuple;
 
+import dev.sopline.engine.decision.CallbackIds;
+import dev.sopline.engine.decision.InstanceBudget;
 import dev.sopline.engine.state.Instance;
 import dev.sopline.engine.state.StepRun;
 import dev.sopline.schemas.command.Actor;
 import dev.sopline.schemas.command.CommandReply;
 import dev.sopline.schemas.command.ErrorCodes;
+import dev.sopline.schemas.command.RetireProcess;
 import dev.sopline.schemas.command.RetryInstance;
 import dev.sopline.schemas.definition.StepType;
 import dev.sopline.schemas.event.InstanceRetried;
@@ -19,6 +22,7 @@ import dev.sopline.schemas.instance.PendingStep;
 import dev.sopline.schemas.instance.StepState;
 import dev.sopline.schemas.json.Json;
 import io.cloudevents.CloudEvent;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -202,6 +206,73 @@ class RetryTopologyTest {
         engine.submit(ID, "checks", "kyc-review", Map.of("ok", "yes"));
         assertThat(instance().activeSteps()).extracting(StepRun::id).containsExactly("decide");
     }
+
+    @Test
+    void shouldRefuseToRetryAnInstanceOfARetiredProcess() {
+        // given charge failed, then its workspace was deleted (which retires its processes before cancelling instances)
+        spendRetries();
+        engine.send(new RetireProcess("retire-1", EngineHarness.WORKSPACE, "billing"));
+        engine.readySteps(StepType.AUTOMATED);
+
+        // when a retry sent before the deletion is decided after the retirement
+        CommandReply reply = retry("billing");
+
+        // then it is refused as a start would be: no step is handed out in a workspace nobody can see any more
+        assertThat(reply.status()).isEqualTo(404);
+        assertThat(reply.error()).isEqualTo(ErrorCodes.NOT_FOUND);
+        assertThat(instance().state()).isEqualTo(InstanceState.FAILED);
+        assertThat(engine.readySteps(StepType.AUTOMATED)).isEmpty();
+    }
+
+    @Test
+    void shouldNotCountTheProposalsOfEarlierAttemptsAgainstTheBudget() {
+        try (EngineHarness small = new EngineHarness(new EngineConfig(Duration.ofMillis(100), new CallbackIds(EngineHarness.SECRET), 500,
+                new InstanceBudget(2048)))) {
+            // given a judgment that times out after an hour, and proposals of about 800 bytes each
+            small.register("timed-triage", TIMED_JUDGMENT.getBytes(StandardCharsets.UTF_8));
+            small.start(ID, "timed-triage", Map.of("ticket", "Server down"));
+            Map<String, Object> proposal = Map.of("urgency", "high", "note", "x".repeat(800));
+
+            // when the agent escalates, the step times out and an operator retries it, twice
+            for (int attempt = 1; attempt <= 2; attempt++) {
+                small.agentResult(ID, "classify", attempt, proposal, 0.4);
+                small.advance(Duration.ofMinutes(61));
+                assertThat(small.instance(ID).state()).isEqualTo(InstanceState.FAILED);
+                assertThat(small.send(new RetryInstance("retry-" + attempt, EngineHarness.WORKSPACE, ID, "timed-triage", OPERATOR)).status())
+                        .isEqualTo(200);
+            }
+            small.agentResult(ID, "classify", 3, proposal, 0.4);
+
+            // then the third proposal fits: the instance holds one proposal, not three
+            StepRun classify = small.instance(ID).step("classify").orElseThrow();
+            assertThat(classify.escalated()).isTrue();
+            assertThat(classify.proposal()).isEqualTo(proposal);
+            assertThat(small.submit(ID, "timed-triage", "classify", Map.of("urgency", "high")).status()).isEqualTo(200);
+        }
+    }
+
+    private static final String TIMED_JUDGMENT = """
+            engine: "0.1"
+            process:
+              name: timed-triage
+              version: "1.0"
+              inputs:
+                - name: ticket
+                  required: true
+              steps:
+                - id: classify
+                  type: judgment
+                  timeout: 1h
+                  inputs:
+                    ticket: "${inputs.ticket}"
+                  judgment:
+                    allow_agent: true
+                    confidence_threshold: 0.8
+                  outputs:
+                    - name: urgency
+                      type: enum
+                      values: [low, high]
+            """;
 
     @Test
     void shouldRefuseToRetryAnInstanceThatIsNotFailed() {
