@@ -336,14 +336,15 @@ public final class InstanceDecider {
         }
     }
 
+    /** Gathered in one map: adding the steps one context at a time copied it once per step, quadratic in the steps. */
     private static ReferenceContext context(Instance instance) {
-        ReferenceContext context = new ReferenceContext(instance.inputs(), Map.of(), instance.triggerPayload(), null);
+        Map<String, Map<String, Object>> stepOutputs = new LinkedHashMap<>();
         for (StepRun step : instance.steps()) {
             if (step.state() == StepState.COMPLETED && step.outputs() != null) {
-                context = context.withStepOutputs(step.id(), step.outputs());
+                stepOutputs.put(step.id(), step.outputs());
             }
         }
-        return context;
+        return new ReferenceContext(instance.inputs(), stepOutputs, instance.triggerPayload(), null);
     }
 
 

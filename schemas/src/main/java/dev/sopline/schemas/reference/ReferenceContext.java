@@ -1,6 +1,5 @@
 package dev.sopline.schemas.reference;
 
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -27,12 +26,6 @@ public record ReferenceContext(
 
     public ReferenceContext withCallbackPayload(Object payload) {
         return new ReferenceContext(inputs, stepOutputs, triggerPayload, payload);
-    }
-
-    public ReferenceContext withStepOutputs(String stepId, Map<String, Object> outputs) {
-        Map<String, Map<String, Object>> copy = new LinkedHashMap<>(stepOutputs);
-        copy.put(stepId, outputs);
-        return new ReferenceContext(inputs, copy, triggerPayload, callbackPayload);
     }
 
     /** The referenced value, or null when any part of the path is missing. */
