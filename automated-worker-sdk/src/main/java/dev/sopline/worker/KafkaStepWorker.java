@@ -9,7 +9,6 @@ import dev.sopline.schemas.kafka.KafkaClientSecurity;
 import dev.sopline.schemas.topic.Topics;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayDeque;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -108,7 +107,8 @@ final class KafkaStepWorker implements Runnable {
     private final Map<String, RunningStep> byAttempt = new ConcurrentHashMap<>();
     // Owned by the poll thread (the rebalance listener runs on it too).
     private final Map<TopicPartition, PartitionProgress> progress = new HashMap<>();
-    private final ArrayDeque<RunningStep> waiting = new ArrayDeque<>();
+    private final ReadAhead readAhead;
+    private final WaitingSteps waiting;
     private final Set<RunningStep> active = new HashSet<>();
     private long lastCommitNanos = System.nanoTime();
     private boolean commitFailed;
@@ -121,7 +121,19 @@ final class KafkaStepWorker implements Runnable {
     /** With {@code producer} for results and heartbeats: a test's, to make the broker refuse them. */
     KafkaStepWorker(String bootstrapServers, String group, StepTopics topics, Predicate<StepReady> accepts,
                     StepResolver resolver, int concurrency, String workerId, String staticMemberId, Producer<String, byte[]> producer) {
+        this(bootstrapServers, group, topics, accepts, resolver, concurrency, workerId, staticMemberId, producer, ReadAhead.none());
+    }
+
+    KafkaStepWorker(String bootstrapServers, String group, StepTopics topics, Predicate<StepReady> accepts,
+                    StepResolver resolver, int concurrency, String workerId, String staticMemberId, ReadAhead readAhead) {
+        this(bootstrapServers, group, topics, accepts, resolver, concurrency, workerId, staticMemberId, resultProducer(bootstrapServers), readAhead);
+    }
+
+    private KafkaStepWorker(String bootstrapServers, String group, StepTopics topics, Predicate<StepReady> accepts, StepResolver resolver,
+                            int concurrency, String workerId, String staticMemberId, Producer<String, byte[]> producer, ReadAhead readAhead) {
         this.topics = topics;
+        this.readAhead = readAhead;
+        this.waiting = new WaitingSteps(readAhead.fair());
         this.bootstrapServers = bootstrapServers;
         this.accepts = accepts;
         this.resolver = resolver;
@@ -137,8 +149,9 @@ final class KafkaStepWorker implements Runnable {
         consumerConfig.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_uncommitted");
         consumerConfig.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         consumerConfig.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-        // No more than the slots: steps taken and not started wait in this worker, where no other member can run them.
-        consumerConfig.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, this.concurrency);
+        // No more than the slots, unless reading ahead: steps taken and not started wait in this worker, where no other
+        // member can run them.
+        consumerConfig.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, readAhead.maxPollRecords(this.concurrency));
         consumerConfig.put(ConsumerConfig.CLIENT_ID_CONFIG, workerId);
         if (staticMemberId != null) {
             // Restarted after a crash with the same id, the worker takes its partitions back at once (SopWorker.Builder#staticMember).
@@ -201,7 +214,7 @@ final class KafkaStepWorker implements Runnable {
         giveUpExpired();
         startWaiting();
         ConsumerRecords<String, byte[]> records;
-        if (active.size() + waiting.size() >= concurrency) {
+        if (readAhead.isFull(concurrency, active.size(), waiting)) {
             // Full: take no more steps, and wake as soon as a handler returns. Polling goes on for the group membership.
             consumer.pause(consumer.assignment());
             awaitFinished(POLL);
@@ -210,7 +223,15 @@ final class KafkaStepWorker implements Runnable {
             if (!consumer.paused().isEmpty()) {
                 consumer.resume(consumer.paused());
             }
-            records = consumer.poll(POLL);
+            if (active.size() >= concurrency) {
+                // Reading ahead while every slot is taken: whatever is fetched, and a free slot is seen at once.
+                records = consumer.poll(Duration.ZERO);
+                if (records.isEmpty()) {
+                    awaitFinished(POLL);
+                }
+            } else {
+                records = consumer.poll(POLL);
+            }
         }
         // A partition assigned while full was not paused yet: its records wait here for a slot.
         records.forEach(this::handOut);
@@ -250,7 +271,7 @@ final class KafkaStepWorker implements Runnable {
             partitionProgress.done(record.offset(), false);
             return;
         }
-        waiting.add(step);
+        waiting.add(step, record.serializedValueSize());
     }
 
     private StepReady readable(ConsumerRecord<String, byte[]> record) {
@@ -282,6 +303,13 @@ final class KafkaStepWorker implements Runnable {
             PartitionProgress partitionProgress = progress.get(step.partition());
             if (partitionProgress == null) {
                 waiting.poll(); // its partition went to another member, which runs it
+                continue;
+            }
+            if (step.expired(Instant.now())) {
+                // It waited, read ahead, past its deadline: the engine has moved on from this attempt.
+                waiting.poll();
+                partitionProgress.done(step.offset(), false);
+                warnGivenUp(step, "before it started");
                 continue;
             }
             byAttempt.put(step.attemptKey(), step);

@@ -96,6 +96,7 @@ public final class SopWorker implements AutoCloseable {
         private String workerId;
         private String staticMemberId;
         private boolean readPreviousTopic = true;
+        private ReadAhead readAhead = ReadAhead.none();
 
         private Builder() {}
 
@@ -160,6 +161,19 @@ public final class SopWorker implements AutoCloseable {
             return this;
         }
 
+        /**
+         * Kafka mode: serve the workspaces whose steps share this worker's topics in turn, rather than in the order
+         * their steps were written, reading up to {@code maxSteps} steps ({@code maxBytes} of records) ahead of its
+         * slots to find the others' steps. One workspace's backlog then delays another's steps by at most one step
+         * per slot, as long as the backlog fits in the read-ahead. The cost: after a crash, up to that many steps
+         * already run may be handed out again (their handlers run again; the engine keeps one result per attempt).
+         * Default: none, first written, first run.
+         */
+        public Builder fairAcrossWorkspaces(int maxSteps, long maxBytes) {
+            this.readAhead = ReadAhead.fairAcrossWorkspaces(maxSteps, maxBytes);
+            return this;
+        }
+
         /** Names this worker in results and logs. Default: host, process id and a random suffix. */
         public Builder workerId(String workerId) {
             this.workerId = Objects.requireNonNull(workerId);
@@ -193,6 +207,9 @@ public final class SopWorker implements AutoCloseable {
             if ((bootstrapServers == null) == (gatewayUrl == null)) {
                 throw new IllegalStateException("Expected exactly one of kafka(...) or http(...)");
             }
+            if (readAhead.fair() && bootstrapServers == null) {
+                throw new IllegalStateException("Expected kafka(...) with fairAcrossWorkspaces(...): an HTTP worker serves the one workspace of its token");
+            }
             if (staticMemberId != null && bootstrapServers == null) {
                 throw new IllegalStateException("Expected kafka(...) with staticMember(...): an HTTP worker is in no group");
             }
@@ -203,9 +220,11 @@ public final class SopWorker implements AutoCloseable {
             if (bootstrapServers != null) {
                 Map<String, StepHandler> registered = Map.copyOf(handlers);
                 KafkaStepWorker worker = resolver != null
-                        ? new KafkaStepWorker(bootstrapServers, group, StepTopics.forType(stepType), ready -> true, resolver, concurrency, id, staticMemberId)
+                        ? new KafkaStepWorker(bootstrapServers, group, StepTopics.forType(stepType), ready -> true, resolver, concurrency, id,
+                                staticMemberId, readAhead)
                         : new KafkaStepWorker(bootstrapServers, group, StepTopics.forHandlers(registered.keySet(), readPreviousTopic),
-                                ready -> ready.run() != null && registered.containsKey(ready.run()), null, concurrency, id, staticMemberId).withHandlers(registered);
+                                ready -> ready.run() != null && registered.containsKey(ready.run()), null, concurrency, id, staticMemberId, readAhead)
+                                .withHandlers(registered);
                 thread = new Thread(worker, "sop-worker-" + id);
                 stopper = worker::stop;
                 connection = worker::awaitConnected;

@@ -12,6 +12,14 @@ public final class JudgmentWorker {
     public static final String GROUP = "sop-judgment";
     /** The file of a data directory that keeps the worker's static member id ({@link StableMemberId}). */
     static final String MEMBER_ID_FILE = "judgment-member-id";
+    /**
+     * Judgment steps of every workspace share one topic and a few slots, and a decision takes seconds: served in the
+     * order written, one workspace's thousand steps would hold every other workspace's for an hour. The worker reads
+     * this far ahead and serves workspaces in turn (the records' bytes bound the heap it holds; a case's inputs are at
+     * most 256 KiB).
+     */
+    static final int READ_AHEAD_STEPS = 1_000;
+    static final long READ_AHEAD_BYTES = 8L * 1024 * 1024;
 
     private JudgmentWorker() {}
 
@@ -37,6 +45,7 @@ public final class JudgmentWorker {
                 .group(GROUP)
                 .workerId(workerId + "-" + java.util.UUID.randomUUID().toString().substring(0, 8))
                 .concurrency(concurrency)
+                .fairAcrossWorkspaces(READ_AHEAD_STEPS, READ_AHEAD_BYTES)
                 .resolveAll(StepType.JUDGMENT, new JudgmentResolver(agent, workerId, Clock.systemUTC()));
     }
 }
