@@ -251,6 +251,9 @@ final class HttpStepWorker implements Runnable {
                 Json.mapper().convertValue(step.path("inputs"), LinkedHashMap.class), this::sendHeartbeat);
         StepOutcome outcome = StepOutcome.run(handler, context);
         Map<String, Object> body = new LinkedHashMap<>();
+        // Named, so that a result of an attempt the engine has moved on from (timed out, then retried) is refused, not
+        // taken as the next attempt's.
+        body.put("attempt", context.attempt());
         if (outcome instanceof StepOutcome.Completed completed) {
             body.put("outputs", completed.outputs());
         } else {
@@ -263,7 +266,7 @@ final class HttpStepWorker implements Runnable {
         } catch (ResultJson.Unencodable e) {
             LOG.error("The result of step {} of instance {} (run '{}'), attempt {}, cannot be sent; reporting the attempt failed with {}",
                     context.stepId(), context.instanceId(), context.run(), context.attempt(), ResultJson.UNENCODABLE, e.getCause());
-            submitted = errorSubmit(StepError.of(ResultJson.UNENCODABLE, e.getMessage()));
+            submitted = errorSubmit(StepError.of(ResultJson.UNENCODABLE, e.getMessage()), context.attempt());
         }
         GatewayAnswer answer = submitUntilAnswered(path, submitted, context);
         if (answer.status() == 413) {
@@ -272,17 +275,17 @@ final class HttpStepWorker implements Runnable {
             LOG.warn("The result of {} {} is {} bytes, more than the gateway takes; reporting the attempt failed",
                     context.instanceId(), context.stepId(), submitted.length);
             answer = submitUntilAnswered(path, errorSubmit(StepError.of(ErrorCodes.PAYLOAD_TOO_LARGE,
-                    "The step's result is %d bytes of JSON, more than the gateway takes".formatted(submitted.length))), context);
+                    "The step's result is %d bytes of JSON, more than the gateway takes".formatted(submitted.length)), context.attempt()), context);
         } else if (answer.refusedAs(422, ErrorCodes.INVALID_OUTPUTS) && body.containsKey("outputs")) {
             // The handler would return the same outputs at every attempt: the step fails now, with the gateway's reason.
             LOG.error("The gateway refused the outputs of step {} of instance {} (run '{}'), attempt {}: {}. Reporting the attempt "
                     + "failed with invalid_outputs, not to be retried; fix the handler or the process file's outputs",
                     context.stepId(), context.instanceId(), context.run(), context.attempt(), answer.message());
             answer = submitUntilAnswered(path, errorSubmit(StepError.permanent(ErrorCodes.INVALID_OUTPUTS,
-                    "The gateway refused the worker's outputs: " + answer.message())), context);
+                    "The gateway refused the worker's outputs: " + answer.message()), context.attempt()), context);
         }
         if (answer.refusedAs(422, ErrorCodes.INVALID_TRANSITION)) {
-            LOG.debug("Step {} of {} was resolved elsewhere: {}", context.stepId(), context.instanceId(), answer.message());
+            LOG.debug("Step {} of {} was resolved elsewhere, or its attempt timed out: {}", context.stepId(), context.instanceId(), answer.message());
         } else if (!answer.taken()) {
             LOG.error("The gateway did not take the result of step {} of instance {} (run '{}'), attempt {}: it answered {}: {}. The "
                             + "step stays active; this worker leaves it to others for {} min rather than run it again at once",
@@ -294,8 +297,8 @@ final class HttpStepWorker implements Runnable {
     }
 
     /** The body of a submit that reports the attempt failed: text only, so it is always written. */
-    private static byte[] errorSubmit(StepError error) {
-        return Json.mapper().writeValueAsBytes(Map.of("error", errorBody(error)));
+    private static byte[] errorSubmit(StepError error, int attempt) {
+        return Json.mapper().writeValueAsBytes(Map.of("attempt", attempt, "error", errorBody(error)));
     }
 
     private static Map<String, Object> errorBody(StepError error) {

@@ -160,6 +160,8 @@ class HttpStepWorkerTest {
         }
 
         assertThat(submits).hasSize(2);
+        assertThat(submits).as("both name the attempt they are for, so a late one cannot resolve the next")
+                .allSatisfy(submit -> assertThat(submit.body().path("attempt").asInt()).isEqualTo(1));
         JsonNode error = submits.get(1).body().path("error");
         assertThat(error.path("code").asString()).isEqualTo("invalid_outputs");
         assertThat(error.path("retryable").asBoolean(true)).as("not retryable: the handler would return the same outputs").isFalse();

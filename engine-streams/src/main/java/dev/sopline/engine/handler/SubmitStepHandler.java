@@ -44,6 +44,11 @@ final class SubmitStepHandler implements CommandHandler<SubmitStep> {
             return Rejections.invalidTransition(command.commandId(), "Expected step '%s' of instance '%s' to be active, but it is %s"
                     .formatted(step.id(), instance.id(), instance.isTerminal() && step.isActive() ? instance.state() : step.state()));
         }
+        if (command.attempt() != null && command.attempt() != step.attempt()) {
+            return Rejections.invalidTransition(command.commandId(),
+                    "Expected a result of attempt %d of step '%s', the current one, but it is of attempt %d, which the engine has moved on from"
+                            .formatted(step.attempt(), step.id(), command.attempt()));
+        }
         Transition transition = new Transition(instance);
         StepBehaviour behaviour = decider.behaviour(step);
         if (command.error() != null) {

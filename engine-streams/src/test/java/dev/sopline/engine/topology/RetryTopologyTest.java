@@ -12,12 +12,14 @@ import dev.sopline.schemas.command.CommandReply;
 import dev.sopline.schemas.command.ErrorCodes;
 import dev.sopline.schemas.command.RetireProcess;
 import dev.sopline.schemas.command.RetryInstance;
+import dev.sopline.schemas.command.SubmitStep;
 import dev.sopline.schemas.definition.StepType;
 import dev.sopline.schemas.event.InstanceRetried;
 import dev.sopline.schemas.event.StateChangeEvents;
 import dev.sopline.schemas.event.StepReady;
 import dev.sopline.schemas.instance.InstanceState;
 import dev.sopline.schemas.instance.InstanceView;
+import dev.sopline.schemas.instance.StepError;
 import dev.sopline.schemas.instance.PendingStep;
 import dev.sopline.schemas.instance.StepState;
 import dev.sopline.schemas.json.Json;
@@ -273,6 +275,27 @@ class RetryTopologyTest {
                       type: enum
                       values: [low, high]
             """;
+
+    @Test
+    void shouldRefuseALateResultOfTheAttemptBeforeTheRetry() {
+        // given an HTTP worker's attempt 3 timed out (here: failed) and an operator retried, starting attempt 4
+        spendRetries();
+        answered(retry("billing"));
+
+        // when the worker's late error for attempt 3 arrives, naming its attempt
+        CommandReply late = engine.send(new SubmitStep("late-3", EngineHarness.WORKSPACE, ID, "billing", "charge", null,
+                StepError.of("declined", "from attempt 3"), OPERATOR, 3));
+
+        // then it is refused, and attempt 4 goes on untouched until its own result
+        assertThat(late.status()).isEqualTo(422);
+        assertThat(late.error()).isEqualTo(ErrorCodes.INVALID_TRANSITION);
+        assertThat(instance().state()).isEqualTo(InstanceState.RUNNING);
+        assertThat(instance().step("charge").orElseThrow().attempt()).isEqualTo(4);
+        CommandReply current = engine.send(new SubmitStep("current-4", EngineHarness.WORKSPACE, ID, "billing", "charge",
+                Map.of("receipt", "r-4"), null, OPERATOR, 4));
+        assertThat(current.status()).isEqualTo(200);
+        assertThat(instance().state()).isEqualTo(InstanceState.COMPLETED);
+    }
 
     @Test
     void shouldRefuseToRetryAnInstanceThatIsNotFailed() {

@@ -304,7 +304,9 @@ public class InstanceController {
                     + "its declared outputs: every declared output without a `value` expression, nothing else, enums within their "
                     + "values. `listPendingSteps` shows what each active step needs. An HTTP worker reports a failed attempt with "
                     + "`error` instead of `outputs`; the engine then retries the step, or fails it at once when the error says "
-                    + "`\"retryable\": false`.",
+                    + "`\"retryable\": false`. A worker should name the `attempt` it ran (from `listPendingSteps`): a result of an "
+                    + "attempt the engine has moved on from (timed out, then retried) is then refused with 422 `invalid_transition` "
+                    + "instead of resolving the current attempt.",
             requestBody = @io.swagger.v3.oas.annotations.parameters.RequestBody(required = true,
                     content = @Content(mediaType = "application/json", schema = @Schema(implementation = InstanceSchemas.SubmitRequest.class))),
             parameters = @Parameter(in = ParameterIn.HEADER, name = "Idempotency-Key", description = IDEMPOTENCY_KEY,
@@ -319,6 +321,7 @@ public class InstanceController {
         JsonNode json = JsonBodies.object(body);
         JsonNode outputs = json.get("outputs");
         JsonNode error = json.get("error");
+        Integer attempt = NamedAttempt.of(json);
         SubmitStep submit;
         if (error != null && outputs == null) {
             if (!error.isObject() || !error.path("code").isString()) {
@@ -326,14 +329,14 @@ public class InstanceController {
                         List.of(Violation.of("error.code", ViolationCode.REQUIRED, "Expected a text error code")));
             }
             submit = new SubmitStep(newCommandId(), scope.workspace(request), id, name, stepId, null,
-                    new StepError(null, error.get("code").asString(), error.path("message").asString(""), retryable(error)), actor(request));
+                    new StepError(null, error.get("code").asString(), error.path("message").asString(""), retryable(error)), actor(request), attempt);
         } else {
             if (outputs == null || !outputs.isObject()) {
                 throw new ApiException(422, ErrorCodes.INVALID_OUTPUTS, "Expected the body to hold an 'outputs' object",
                         List.of(Violation.of("outputs", outputs == null ? ViolationCode.REQUIRED : ViolationCode.INVALID_TYPE,
                                 "Expected 'outputs' to be an object")));
             }
-            submit = new SubmitStep(newCommandId(), scope.workspace(request), id, name, stepId, JsonBodies.toMap(outputs), null, actor(request));
+            submit = new SubmitStep(newCommandId(), scope.workspace(request), id, name, stepId, JsonBodies.toMap(outputs), null, actor(request), attempt);
         }
         Optional<IdempotencyKey> key = idempotency.of(request, scope.workspace(request), scope.caller(request), body);
         String base = scope.callbackBase(request);

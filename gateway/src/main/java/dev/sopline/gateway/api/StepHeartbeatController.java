@@ -89,14 +89,8 @@ public class StepHeartbeatController {
         if (body == null || body.length == 0) {
             return current;
         }
-        JsonNode attempt = JsonBodies.object(body).get("attempt");
-        if (attempt == null || attempt.isNull()) {
-            return current;
-        }
-        if (!attempt.isIntegralNumber() || !attempt.canConvertToInt() || attempt.asInt() < 1) {
-            throw new ApiException(400, "invalid_request", "Expected 'attempt' to be a whole number from 1");
-        }
-        return attempt.asInt();
+        Integer named = NamedAttempt.of(JsonBodies.object(body));
+        return named != null ? named : current;
     }
 
     @Schema(name = "HeartbeatRequest", description = "Which attempt the worker is running; optional.")

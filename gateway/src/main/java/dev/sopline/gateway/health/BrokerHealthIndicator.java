@@ -3,6 +3,7 @@ package dev.sopline.gateway.health;
 import dev.sopline.gateway.config.SopProperties;
 import java.time.Duration;
 import org.springframework.beans.factory.DisposableBean;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.stereotype.Component;
@@ -19,6 +20,7 @@ public class BrokerHealthIndicator implements HealthIndicator, DisposableBean {
 
     private final BrokerContact contact;
 
+    @Autowired
     public BrokerHealthIndicator(SopProperties properties) {
         this(new BrokerContact(properties.kafka().bootstrapServers(), Duration.ofSeconds(5), Duration.ofSeconds(PATIENCE_SECONDS)));
     }

@@ -273,6 +273,25 @@ class GatewayApiIT extends GatewayTestBase {
     }
 
     @Test
+    void shouldTakeASubmitOnlyForTheAttemptItNames() {
+        String id = api.start("review", Map.of("title", "t")).json().path("id").asString();
+        String submit = "/sop/review/" + id + "/steps/read/submit";
+
+        SopApi.Response notANumber = api.post(submit, Map.of("attempt", "first", "outputs", Map.of("verdict", "accept")));
+        assertThat(notANumber.status()).isEqualTo(400);
+        assertThat(notANumber.json().path("error").asString()).isEqualTo("invalid_request");
+
+        SopApi.Response another = api.post(submit, Map.of("attempt", 2, "outputs", Map.of("verdict", "accept")));
+        assertThat(another.status()).as("the step is on attempt 1").isEqualTo(422);
+        assertThat(another.json().path("error").asString()).isEqualTo("invalid_transition");
+        assertThat(another.json().path("message").asString()).contains("attempt 2");
+
+        SopApi.Response current = api.post(submit, Map.of("attempt", 1, "outputs", Map.of("verdict", "accept")));
+        assertThat(current.status()).isEqualTo(200);
+        assertThat(current.json().path("state").asString()).isEqualTo("completed");
+    }
+
+    @Test
     void shouldResolveWebhookStepOnceThroughItsCallbackUrl() {
         String id = api.start("identity-check", Map.of()).json().path("id").asString();
         String callbackUrl = api.get("/sop/identity-check/" + id + "/steps").json().get(0).path("callback_url").asString();

@@ -95,7 +95,10 @@ public final class InstanceSchemas {
     public record SubmitRequest(
             @Schema(description = "Declared output name to value; every declared output without a `value` expression",
                     example = "{\"verdict\": \"accept\"}") Map<String, Object> outputs,
-            @Schema(description = "A failed attempt, instead of outputs") WorkerError error) {}
+            @Schema(description = "A failed attempt, instead of outputs") WorkerError error,
+            @Schema(description = "The attempt these outputs or this error are for (from `listPendingSteps`); a result of an "
+                    + "attempt that is no longer the step's current one is refused with 422 `invalid_transition`. Absent: the "
+                    + "current attempt", minimum = "1", example = "1") Integer attempt) {}
 
     @Schema(name = "WorkerError", description = "A failed attempt as a worker reports it.")
     public record WorkerError(
