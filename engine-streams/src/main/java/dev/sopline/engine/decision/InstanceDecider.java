@@ -108,11 +108,12 @@ public final class InstanceDecider {
     public void failAttempt(Transition transition, ProcessDefinition definition, StepRun step, StepError reported, Instant now) {
         StepError error = withBoundedMessage(reported);
         RetryPolicy retry = definition.step(step.id()).orElseThrow().retryOrDefault();
-        if (step.attempt() >= retry.maxAttempts()) {
+        // Counted from the round an operator's retry began: the retried step has its whole policy again.
+        if (step.attemptsThisRound() >= retry.maxAttempts()) {
             failStep(transition, step, error, now);
             return;
         }
-        Instant retryAt = now.plus(retry.backoffAfter(step.attempt()));
+        Instant retryAt = now.plus(retry.backoffAfter(step.attemptsThisRound()));
         transition.updateStep(step.attemptFailed(error, retryAt));
         transition.timer(new Timer(retryAt, Timer.Kind.RETRY, transition.instance().workspace(),
                 transition.instance().id(), step.id(), step.attempt()));

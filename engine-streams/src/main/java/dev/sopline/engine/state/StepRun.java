@@ -21,6 +21,8 @@ import java.util.Map;
  * @param proposal the outputs an agent proposed before escalating
  * @param block the parallel block holding the step, null outside blocks (and in records written before blocks)
  * @param branch the block's branch holding the step, null outside blocks
+ * @param roundStart the attempt an operator's retry of the instance began its round with, against which the step's
+ *                   retry policy counts; null for the first round (attempt 1), and in records written before retries
  */
 public record StepRun(
         String id,
@@ -42,7 +44,8 @@ public record StepRun(
         Instant retryAt,
         Instant completedAt,
         String block,
-        String branch) {
+        String branch,
+        Integer roundStart) {
 
     public static StepRun pending(String id, String name, StepType type) {
         return pending(id, name, type, null, null);
@@ -51,7 +54,13 @@ public record StepRun(
     /** A step not reached yet; {@code block} and {@code branch} place a step of a parallel block, else null. */
     public static StepRun pending(String id, String name, StepType type, String block, String branch) {
         return new StepRun(id, name, type, StepState.PENDING, 0, null, false, null, null, null, null, null, null,
-                null, null, null, null, null, block, branch);
+                null, null, null, null, null, block, branch, null);
+    }
+
+    /** Attempts of this round so far, the current one included: what the step's retry policy counts. */
+    @JsonIgnore
+    public int attemptsThisRound() {
+        return attempt - (roundStart == null ? 1 : roundStart) + 1;
     }
 
     @JsonIgnore
@@ -68,44 +77,45 @@ public record StepRun(
     public StepRun activate(Assignee newAssignee, int newAttempt, Map<String, Object> resolvedInputs, String newCallbackId,
                             Instant now, Instant newDeadline) {
         return new StepRun(id, name, type, StepState.ACTIVE, newAttempt, newAssignee, false, null, newCallbackId,
-                resolvedInputs, null, null, null, startedAt == null ? now : startedAt, now, newDeadline, null, null, block, branch);
+                resolvedInputs, null, null, null, startedAt == null ? now : startedAt, now, newDeadline, null, null, block, branch,
+                newAttempt > 1 ? Integer.valueOf(newAttempt) : null);
     }
 
     public StepRun retryAfterBackoff(Instant now, Instant newDeadline) {
         return new StepRun(id, name, type, state, attempt + 1, assignee, escalated, decision, callbackId, inputs, outputs,
-                proposal, null, startedAt, now, newDeadline, null, completedAt, block, branch);
+                proposal, null, startedAt, now, newDeadline, null, completedAt, block, branch, roundStart);
     }
 
     /** The same attempt, timing out at {@code newDeadline} instead: a heartbeat of its worker. */
     public StepRun withDeadline(Instant newDeadline) {
         return new StepRun(id, name, type, state, attempt, assignee, escalated, decision, callbackId, inputs, outputs,
-                proposal, error, startedAt, readyAt, newDeadline, retryAt, completedAt, block, branch);
+                proposal, error, startedAt, readyAt, newDeadline, retryAt, completedAt, block, branch, roundStart);
     }
 
     public StepRun attemptFailed(StepError attemptError, Instant retryWhen) {
         return new StepRun(id, name, type, state, attempt, assignee, escalated, decision, callbackId, inputs, outputs,
-                proposal, attemptError, startedAt, readyAt, null, retryWhen, completedAt, block, branch);
+                proposal, attemptError, startedAt, readyAt, null, retryWhen, completedAt, block, branch, roundStart);
     }
 
     public StepRun escalate(JudgmentDecision agentDecision, Map<String, Object> agentProposal) {
         return new StepRun(id, name, type, state, attempt, Assignee.HUMAN, true, agentDecision, callbackId, inputs, outputs,
-                agentProposal, error, startedAt, readyAt, deadline, retryAt, completedAt, block, branch);
+                agentProposal, error, startedAt, readyAt, deadline, retryAt, completedAt, block, branch, roundStart);
     }
 
     public StepRun complete(Map<String, Object> newOutputs, JudgmentDecision newDecision, Instant now) {
         return new StepRun(id, name, type, StepState.COMPLETED, attempt, assignee, escalated,
                 newDecision != null ? newDecision : decision, callbackId, null, newOutputs, proposal, null, startedAt,
-                readyAt, null, null, now, block, branch);
+                readyAt, null, null, now, block, branch, roundStart);
     }
 
     public StepRun fail(StepError failure, Instant now) {
         return new StepRun(id, name, type, StepState.FAILED, attempt, assignee, escalated, decision, callbackId, null,
-                outputs, proposal, failure, startedAt, readyAt, null, null, now, block, branch);
+                outputs, proposal, failure, startedAt, readyAt, null, null, now, block, branch, roundStart);
     }
 
     public StepRun cancel(Instant now) {
         return new StepRun(id, name, type, StepState.CANCELLED, attempt, assignee, escalated, decision, callbackId, null,
-                outputs, proposal, error, startedAt, readyAt, null, null, now, block, branch);
+                outputs, proposal, error, startedAt, readyAt, null, null, now, block, branch, roundStart);
     }
 
     public StepView view() {

@@ -277,6 +277,40 @@ class RetryTopologyTest {
             """;
 
     @Test
+    void shouldGiveARetriedStepItsWholeRetryPolicyAgain() {
+        // given charge's three attempts were spent, and an operator retried
+        spendRetries();
+        answered(retry("billing"));
+
+        // when attempts 4 and 5 fail as transient errors do
+        engine.workerError(ID, "charge", 4, "still down");
+        assertThat(instance().state()).as("attempt 4 is the first of three again, not one more").isEqualTo(InstanceState.RUNNING);
+        engine.advance(Duration.ofSeconds(1));
+        engine.workerError(ID, "charge", 5, "still down");
+        engine.advance(Duration.ofSeconds(2));
+
+        // then attempt 6 runs after the policy's backoff, and its result completes the instance
+        assertThat(instance().step("charge").orElseThrow().attempt()).isEqualTo(6);
+        engine.workerResult(ID, "charge", 6, Map.of("receipt", "r-6"));
+        assertThat(instance().state()).isEqualTo(InstanceState.COMPLETED);
+    }
+
+    @Test
+    void shouldFailARetriedStepOnceItsRoundIsSpent() {
+        spendRetries();
+        answered(retry("billing"));
+
+        engine.workerError(ID, "charge", 4, "declined");
+        engine.advance(Duration.ofSeconds(1));
+        engine.workerError(ID, "charge", 5, "declined");
+        engine.advance(Duration.ofSeconds(2));
+        engine.workerError(ID, "charge", 6, "declined");
+
+        assertThat(instance().state()).isEqualTo(InstanceState.FAILED);
+        assertThat(instance().step("charge").orElseThrow().attempt()).isEqualTo(6);
+    }
+
+    @Test
     void shouldRefuseALateResultOfTheAttemptBeforeTheRetry() {
         // given an HTTP worker's attempt 3 timed out (here: failed) and an operator retried, starting attempt 4
         spendRetries();
