@@ -114,7 +114,7 @@ class FairWorkspacesIT {
         try (SopWorker worker = builder.kafka(SharedKafka.bootstrapServers()).group(groupPrefix + run).concurrency(1).readPreviousTopic(false)
                 .handle(run, step -> {
                     served.add(step.workspace());
-                    Thread.sleep(20);
+                    Thread.sleep(10);
                     return Map.of();
                 }).start()) {
             await().atMost(Duration.ofSeconds(60)).until(() -> served.size() == BACKLOG + 1);

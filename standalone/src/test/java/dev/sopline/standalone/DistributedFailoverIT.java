@@ -179,9 +179,9 @@ class DistributedFailoverIT {
                 "SOP_ENGINE_COMMIT_INTERVAL_MS", "100"));
     }
 
-    /** The compose health check: the query endpoint answers 200 only once the replica's stores are restored. */
+    /** The compose health check: {@code /health} answers 200 only once the replica's stores are restored. */
     private static boolean canServe(DistributedProcess engine, int queryPort) {
-        return engine.answers("http://localhost:" + queryPort + "/query/processes?workspace=default");
+        return engine.answers("http://localhost:" + queryPort + "/health");
     }
 
     /**

@@ -1,5 +1,6 @@
 package dev.sopline.engine.query;
 
+import dev.sopline.engine.api.query.EngineQueryKey;
 import dev.sopline.engine.api.query.StateUnavailableException;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
@@ -35,6 +36,10 @@ import org.slf4j.LoggerFactory;
  * of {@code /internal/*} take {@code partitions} (comma-separated; only those partitions are read) and {@code stale}
  * (standby copies may answer); a list read so carries {@code "stale": true} in its JSON.
  * {@code /query/replicas} lists the query endpoints of every replica in the group, for gateways to find them.
+ *
+ * <p>Every query needs the engines' key in {@link EngineQueryKey#HEADER} (401 {@code unauthorized} without it): the
+ * endpoints answer for any workspace, and the network they are on is often shared with workers and other services.
+ * {@code /health} needs none and says only whether the replica can serve: 200, or 503 with {@code Retry-After}.
  */
 public final class QueryServer implements AutoCloseable {
 
@@ -46,6 +51,7 @@ public final class QueryServer implements AutoCloseable {
     static final String LOCAL_HISTORY = "/internal/history";
     static final String ROUTED = "/query/";
     static final String REPLICAS = RemoteEngineReader.REPLICAS;
+    static final String HEALTH = "/health";
     static final String RETRY_AFTER_SECONDS = "1";
 
     private static final Logger LOG = LoggerFactory.getLogger(QueryServer.class);
@@ -60,10 +66,11 @@ public final class QueryServer implements AutoCloseable {
         this.watcher = watcher;
     }
 
-    public static QueryServer start(int port, EngineQueries local, EngineReader routed) throws IOException {
+    public static QueryServer start(int port, EngineQueries local, EngineReader routed, EngineQueryKey key) throws IOException {
         HttpServer server = HttpServer.create(new InetSocketAddress(port), 0);
-        server.createContext("/internal/", exchange -> answer(exchange, local, name -> readLocal(local, name, parameters(exchange))));
-        server.createContext(ROUTED, exchange -> answer(exchange, local, name -> readRouted(local, routed, name, parameters(exchange))));
+        server.createContext("/internal/", exchange -> answer(exchange, key, local, name -> readLocal(local, name, parameters(exchange))));
+        server.createContext(ROUTED, exchange -> answer(exchange, key, local, name -> readRouted(local, routed, name, parameters(exchange))));
+        server.createContext(HEALTH, exchange -> health(exchange, local));
         ExecutorService handlers = Executors.newFixedThreadPool(4);
         server.setExecutor(handlers);
         server.start();
@@ -97,9 +104,25 @@ public final class QueryServer implements AutoCloseable {
         return QueryParameters.decode(exchange.getRequestURI().getRawQuery());
     }
 
-    /** Every outcome is answered before the exchange is closed, errors included. */
-    private static void answer(HttpExchange exchange, EngineQueries local, Read read) throws IOException {
+    /** Whether this replica can serve, for orchestrators: nothing of any workspace, so no key. */
+    private static void health(HttpExchange exchange, EngineQueries local) throws IOException {
         try (exchange) {
+            if (local.serving().canServe()) {
+                send(exchange, 200, Map.of("status", "UP"));
+            } else {
+                exchange.getResponseHeaders().set("Retry-After", RETRY_AFTER_SECONDS);
+                send(exchange, 503, Map.of("status", "DOWN"));
+            }
+        }
+    }
+
+    /** Every outcome is answered before the exchange is closed, errors included. */
+    private static void answer(HttpExchange exchange, EngineQueryKey key, EngineQueries local, Read read) throws IOException {
+        try (exchange) {
+            if (!key.isShownBy(exchange.getRequestHeaders().getFirst(EngineQueryKey.HEADER))) {
+                send(exchange, 401, Map.of("error", "unauthorized"));
+                return;
+            }
             if (!"GET".equals(exchange.getRequestMethod())) {
                 send(exchange, 405, Map.of("error", "method_not_allowed"));
                 return;

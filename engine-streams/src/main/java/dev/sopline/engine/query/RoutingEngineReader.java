@@ -7,6 +7,7 @@ import dev.sopline.engine.api.query.InstanceFilter;
 import dev.sopline.engine.api.query.Page;
 import dev.sopline.engine.api.query.PendingFilter;
 import dev.sopline.engine.api.query.QueryParameters;
+import dev.sopline.engine.api.query.EngineQueryKey;
 import dev.sopline.engine.api.query.ReplicaClient;
 import dev.sopline.engine.api.query.WorkspaceCounts;
 import dev.sopline.engine.api.view.ProcessVersions;
@@ -45,13 +46,15 @@ public final class RoutingEngineReader implements EngineReader {
     private final HostInfo self;
     private final EngineQueries local;
     private final int commandPartitions;
-    private final ReplicaClient replicas = new ReplicaClient();
+    private final ReplicaClient replicas;
 
     /**
      * @param self this replica's advertised query endpoint, or null when it is the only one
      * @param commandPartitions partitions of the command topic, whose partitioning the stores follow
      */
-    public RoutingEngineReader(KafkaStreams streams, HostInfo self, EngineQueries local, int commandPartitions) {
+    /** @param key shown to the other replicas ({@link EngineQueryKey}) */
+    public RoutingEngineReader(KafkaStreams streams, HostInfo self, EngineQueries local, int commandPartitions, EngineQueryKey key) {
+        this.replicas = new ReplicaClient(() -> key);
         this.streams = streams;
         this.self = self;
         this.local = local;

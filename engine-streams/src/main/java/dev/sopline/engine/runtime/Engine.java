@@ -1,5 +1,7 @@
 package dev.sopline.engine.runtime;
 
+import dev.sopline.engine.api.query.EngineQueryKey;
+import dev.sopline.engine.api.secret.EngineSecret;
 import dev.sopline.engine.api.DecisionListener;
 import dev.sopline.engine.api.EmbeddedEngine;
 import dev.sopline.schemas.kafka.KafkaClientSecurity;
@@ -44,10 +46,11 @@ public final class Engine implements EmbeddedEngine {
     private final EngineMetrics metrics;
     private final SoleDecider soleDecider;
     private final ProducedCommandLog commandLog;
+    private final EngineQueryKey queryKey;
 
     private Engine(EngineSettings settings, KafkaStreams streams, ResultRelay relay, EngineQueries queries, EngineReader reader,
                    QueryServer queryServer, StreamThreadFailures threadFailures, EngineMetrics metrics, SoleDecider soleDecider,
-                   ProducedCommandLog commandLog) {
+                   ProducedCommandLog commandLog, EngineQueryKey queryKey) {
         this.settings = settings;
         this.streams = streams;
         this.relay = relay;
@@ -58,6 +61,7 @@ public final class Engine implements EmbeddedEngine {
         this.metrics = metrics;
         this.soleDecider = soleDecider;
         this.commandLog = commandLog;
+        this.queryKey = queryKey;
     }
 
     /**
@@ -80,7 +84,9 @@ public final class Engine implements EmbeddedEngine {
             EngineTopics.ensure(admin, settings.partitions(), settings.topicPartitions(), settings.replication());
             commandPartitions = EngineTopics.partitions(admin, EngineTopics.COMMANDS);
         }
-        CallbackIds callbackIds = new CallbackIds(EngineSecret.resolve(settings)).requiringResultKeys(settings.resultKeysRequired());
+        byte[] secret = EngineSecret.resolve(settings.engineSecret(), settings.bootstrapServers());
+        CallbackIds callbackIds = new CallbackIds(secret).requiringResultKeys(settings.resultKeysRequired());
+        EngineQueryKey queryKey = EngineQueryKey.of(secret);
         EngineMetrics metrics = new EngineMetrics(registry);
         ProducedCommandLog commandLog = new ProducedCommandLog(settings);
         KafkaStreams streams = new KafkaStreams(
@@ -102,11 +108,11 @@ public final class Engine implements EmbeddedEngine {
         SoleDecider soleDecider = new SoleDecider(streams, queries, commandPartitions);
         streams.setStateListener(soleDecider);
         metrics.bind(streams, queries, settings.bootstrapServers());
-        EngineReader reader = new RoutingEngineReader(streams, settings.advertisedHost().orElse(null), queries, commandPartitions);
+        EngineReader reader = new RoutingEngineReader(streams, settings.advertisedHost().orElse(null), queries, commandPartitions, queryKey);
         QueryServer server = null;
         if (settings.advertisedHost().isPresent()) {
             try {
-                server = QueryServer.start(settings.advertisedHost().get().port(), queries, reader);
+                server = QueryServer.start(settings.advertisedHost().get().port(), queries, reader, queryKey);
             } catch (IOException e) {
                 throw new IllegalStateException("Expected to serve queries on " + settings.advertisedEndpoint() + ", but " + e.getMessage(), e);
             }
@@ -115,7 +121,7 @@ public final class Engine implements EmbeddedEngine {
         ResultRelay relay = ResultRelay.start(settings, threadFailures);
         LOG.info("Engine started: application {} on {}, commit interval {} ms, state in {}", settings.applicationId(),
                 settings.bootstrapServers(), settings.commitInterval().toMillis(), settings.stateDir());
-        return new Engine(settings, streams, relay, queries, reader, server, threadFailures, metrics, soleDecider, commandLog);
+        return new Engine(settings, streams, relay, queries, reader, server, threadFailures, metrics, soleDecider, commandLog, queryKey);
     }
 
     @Override
@@ -163,6 +169,11 @@ public final class Engine implements EmbeddedEngine {
     @Override
     public EngineReader reader() {
         return reader;
+    }
+
+    /** What callers of this replica's query endpoints show ({@link EngineQueryKey}). */
+    public EngineQueryKey queryKey() {
+        return queryKey;
     }
 
     public EngineSettings settings() {

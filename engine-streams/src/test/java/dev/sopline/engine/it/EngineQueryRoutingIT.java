@@ -81,7 +81,7 @@ class EngineQueryRoutingIT {
         assertThat(first.decidesEveryCommand()).as("a replica that shares the partitions decides every command").isFalse();
         assertThat(second.decidesEveryCommand()).as("a replica that shares the partitions decides every command").isFalse();
 
-        for (EngineReader reader : List.of(first.reader(), second.reader(), new RemoteEngineReader("http://localhost:" + portA))) {
+        for (EngineReader reader : List.of(first.reader(), second.reader(), new RemoteEngineReader("http://localhost:" + portA, first::queryKey))) {
             for (String id : ids) {
                 assertThat(reader.instance(workspace, id)).as("instance %s", id).isPresent();
             }

@@ -3,7 +3,7 @@ package dev.sopline.engine.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.sopline.engine.runtime.EngineSecret;
+import dev.sopline.engine.api.secret.EngineSecret;
 import dev.sopline.engine.runtime.EngineSettings;
 import dev.sopline.engine.api.topic.EngineTopics;
 import dev.sopline.testing.SharedKafka;
@@ -22,10 +22,15 @@ class EngineSecretIT {
         return EngineSettings.fromEnvironment(Map.of()).withBootstrapServers(SharedKafka.bootstrapServers()).withStateDir(Path.of("unused"));
     }
 
+    /** As an engine replica resolves it. */
+    private static byte[] resolve(EngineSettings settings) {
+        return EngineSecret.resolve(settings.engineSecret(), settings.bootstrapServers());
+    }
+
     @Test
     void shouldGenerateTheSecretOnceAndReadTheSameOneEverywhereAfter() {
-        byte[] first = EngineSecret.resolve(settings());
-        byte[] again = EngineSecret.resolve(settings());
+        byte[] first = resolve(settings());
+        byte[] again = resolve(settings());
 
         assertThat(first).hasSize(32).isEqualTo(again);
     }
@@ -34,9 +39,9 @@ class EngineSecretIT {
     void shouldUseTheConfiguredSecretWhenSetAndNeverShowIt() {
         EngineSettings configured = settings().withEngineSecret("a configured secret of some length");
 
-        assertThat(EngineSecret.resolve(configured)).hasSize(32).isEqualTo(EngineSecret.resolve(configured))
-                .isNotEqualTo(EngineSecret.resolve(settings()));
+        assertThat(resolve(configured)).hasSize(32).isEqualTo(resolve(configured))
+                .isNotEqualTo(resolve(settings()));
         assertThat(configured.toString()).doesNotContain("a configured secret");
-        assertThatThrownBy(() -> EngineSecret.resolve(settings().withEngineSecret("short"))).isInstanceOf(IllegalStateException.class);
+        assertThatThrownBy(() -> resolve(settings().withEngineSecret("short"))).isInstanceOf(IllegalStateException.class);
     }
 }

@@ -85,7 +85,7 @@ class HistoryRoutingIT {
         });
 
         // when each is read two entries at a time, then from the cursor, through each kind of reader
-        for (EngineReader reader : List.of(first.reader(), second.reader(), new RemoteEngineReader("http://localhost:" + portA))) {
+        for (EngineReader reader : List.of(first.reader(), second.reader(), new RemoteEngineReader("http://localhost:" + portA, first::queryKey))) {
             for (String id : ids) {
                 Page<HistoryEntry> page = reader.history(WORKSPACE, id, null, 2);
                 Page<HistoryEntry> rest = reader.history(WORKSPACE, id, page.nextCursor(), 2);

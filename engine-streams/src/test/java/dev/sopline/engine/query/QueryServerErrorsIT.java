@@ -3,6 +3,7 @@ package dev.sopline.engine.query;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.sopline.engine.api.query.EngineQueryKey;
 import dev.sopline.engine.decision.CallbackIds;
 import dev.sopline.engine.runtime.Engine;
 import dev.sopline.engine.runtime.EngineSettings;
@@ -25,7 +26,11 @@ import org.junit.jupiter.api.io.TempDir;
 /** The engine's query endpoints answer every error over HTTP, as a gateway or another replica sees it. */
 class QueryServerErrorsIT {
 
+    private static final EngineQueryKey KEY = EngineQueryKey.of(new byte[32]);
+
     private final HttpClient http = HttpClient.newHttpClient();
+    /** The key the running engine's endpoints take; the unstarted topology's server takes {@link #KEY}. */
+    private EngineQueryKey key = KEY;
     @TempDir
     Path stateDir;
 
@@ -35,7 +40,7 @@ class QueryServerErrorsIT {
         KafkaStreams notStarted = new KafkaStreams(EngineTopology.build(new EngineConfig(Duration.ofMillis(100), new CallbackIds(new byte[32]))),
                 settings.streamsProperties());
         EngineQueries local = new EngineQueries(notStarted);
-        try (QueryServer server = QueryServer.start(0, local, local)) {
+        try (QueryServer server = QueryServer.start(0, local, local, KEY)) {
             for (String query : new String[] {"/query/processes?workspace=default", "/query/process?workspace=default&name=any",
                     "/query/instance?workspace=default&id=any", "/internal/instance?workspace=default&id=any"}) {
                 HttpResponse<String> response = get(server.port(), query);
@@ -44,6 +49,10 @@ class QueryServerErrorsIT {
                 assertThat(response.headers().firstValue("Retry-After")).as(query).hasValue("1");
                 assertThat(response.body()).as(query).contains("\"unavailable\"");
             }
+            HttpResponse<String> health = http.send(HttpRequest.newBuilder(URI.create("http://localhost:" + server.port() + "/health")).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertThat(health.statusCode()).as("health, which needs no key").isEqualTo(503);
+            assertThat(health.headers().firstValue("Retry-After")).hasValue("1");
         } finally {
             notStarted.close(Duration.ZERO);
         }
@@ -53,6 +62,7 @@ class QueryServerErrorsIT {
     void shouldAnswer400ForABadQueryAnd404ForWhatDoesNotExistOnceRunning() throws Exception {
         int port = freePort();
         try (Engine engine = Engine.start(settings("query-errors-running").withAdvertisedEndpoint("localhost:" + port))) {
+            key = engine.queryKey();
             await().atMost(Duration.ofSeconds(60)).until(() -> get(port, "/query/processes?workspace=default").statusCode() == 200);
 
             HttpResponse<String> absent = get(port, "/query/instance?workspace=default&id=01ARZ3NDEKTSV4RRFFQ69G5FAV");
@@ -60,7 +70,7 @@ class QueryServerErrorsIT {
             HttpResponse<String> badLimit = get(port, "/query/instances?workspace=default&limit=many");
             HttpResponse<String> noWorkspace = get(port, "/query/instance?id=01ARZ3NDEKTSV4RRFFQ69G5FAV");
             HttpResponse<String> post = http.send(HttpRequest.newBuilder(URI.create("http://localhost:" + port + "/query/processes"))
-                    .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
+                    .header(EngineQueryKey.HEADER, key.value()).POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
 
             assertThat(absent.statusCode()).isEqualTo(404);
             assertThat(absent.body()).contains("\"not_found\"");
@@ -70,11 +80,37 @@ class QueryServerErrorsIT {
             assertThat(noWorkspace.statusCode()).isEqualTo(400);
             assertThat(post.statusCode()).isEqualTo(405);
             assertThat(get(port, "/query/replicas").body()).contains("localhost:" + port);
+
+            HttpResponse<String> health = http.send(HttpRequest.newBuilder(URI.create("http://localhost:" + port + "/health")).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertThat(health.statusCode()).isEqualTo(200);
+            assertThat(health.body()).doesNotContain("default");
+        }
+    }
+
+    @Test
+    void shouldRefuseQueriesThatDoNotShowTheEnginesKey() throws Exception {
+        int port = freePort();
+        try (Engine engine = Engine.start(settings("query-errors-keyless").withAdvertisedEndpoint("localhost:" + port))) {
+            key = engine.queryKey();
+            await().atMost(Duration.ofSeconds(60)).until(() -> get(port, "/query/processes?workspace=default").statusCode() == 200);
+
+            for (String query : new String[] {"/query/instances?workspace=default", "/internal/instances?workspace=default&partitions=0",
+                    "/query/replicas"}) {
+                HttpResponse<String> keyless = http.send(HttpRequest.newBuilder(URI.create("http://localhost:" + port + query)).build(),
+                        HttpResponse.BodyHandlers.ofString());
+                HttpResponse<String> wrongKey = http.send(HttpRequest.newBuilder(URI.create("http://localhost:" + port + query))
+                        .header(EngineQueryKey.HEADER, KEY.value()).build(), HttpResponse.BodyHandlers.ofString());
+
+                assertThat(keyless.statusCode()).as(query).isEqualTo(401);
+                assertThat(keyless.body()).as(query).contains("\"unauthorized\"").doesNotContain("instances");
+                assertThat(wrongKey.statusCode()).as("another secret's key: " + query).isEqualTo(401);
+            }
         }
     }
 
     private HttpResponse<String> get(int port, String pathAndQuery) throws IOException, InterruptedException {
-        return http.send(HttpRequest.newBuilder(URI.create("http://localhost:" + port + pathAndQuery)).build(),
+        return http.send(HttpRequest.newBuilder(URI.create("http://localhost:" + port + pathAndQuery)).header(EngineQueryKey.HEADER, key.value()).build(),
                 HttpResponse.BodyHandlers.ofString());
     }
 

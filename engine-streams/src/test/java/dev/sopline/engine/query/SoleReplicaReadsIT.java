@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.github.f4b6a3.ulid.UlidCreator;
+import dev.sopline.engine.api.query.EngineQueryKey;
 import dev.sopline.engine.api.topic.EngineTopics;
 import dev.sopline.engine.decision.CallbackIds;
 import dev.sopline.engine.runtime.EngineSettings;
@@ -67,7 +68,7 @@ class SoleReplicaReadsIT {
                 settings.bootstrapServers()), new StringSerializer(), new StringSerializer())) {
             streams.start();
             await().atMost(Duration.ofSeconds(60)).until(() -> streams.state() == KafkaStreams.State.RUNNING);
-            RoutingEngineReader reader = new RoutingEngineReader(streams, null, new EngineQueries(streams), partitions);
+            RoutingEngineReader reader = new RoutingEngineReader(streams, null, new EngineQueries(streams), partitions, EngineQueryKey.of(new byte[32]));
 
             for (int i = 0; i < 12; i++) {
                 String id = UlidCreator.getMonotonicUlid().toString();

@@ -44,14 +44,20 @@ public record SopProperties(Kafka kafka, Engine engine, Path dataDir, String boo
      *
      * @param queryUrl {@code SOP_ENGINE_QUERY_URL}, the older, single-replica name of the setting
      * @param queryUrls {@code SOP_ENGINE_QUERY_URLS}, the engine replicas' query endpoints
+     * @param secret {@code SOP_ENGINE_SECRET}, as the replicas have it; empty where they keep it in their topic
      */
-    public record Engine(String queryUrl, String queryUrls) {
+    public record Engine(String queryUrl, String queryUrls, String secret) {
 
         /** Every configured replica's query URL, the list first; empty to run an engine in the gateway's JVM. */
         public java.util.List<String> replicaUrls() {
             java.util.LinkedHashSet<String> urls = new java.util.LinkedHashSet<>(dev.sopline.engine.api.query.ReplicaSetEngineReader.parse(queryUrls));
             urls.addAll(dev.sopline.engine.api.query.ReplicaSetEngineReader.parse(queryUrl));
             return java.util.List.copyOf(urls);
+        }
+
+        @Override
+        public String toString() {
+            return "Engine[queryUrl=" + queryUrl + ", queryUrls=" + queryUrls + ", secret=" + (secret == null || secret.isBlank() ? "unset" : "set") + "]";
         }
     }
 

@@ -62,7 +62,7 @@ class WebhookDispatcherTest {
     @Test
     void shouldJoinAsANewMemberWhereNoEngineRunsBesideIt(@TempDir Path dataDir) {
         // Gateways that read through query URLs may share a data directory: one id kept there would have them fence each other.
-        SopProperties properties = properties(dataDir, new SopProperties.Engine(null, "http://engine-1:7070,http://engine-2:7070"));
+        SopProperties properties = properties(dataDir, new SopProperties.Engine(null, "http://engine-1:7070,http://engine-2:7070", null));
 
         assertThat(memberId(properties)).isNull();
         assertThat(dataDir.resolve(WebhookDispatcher.MEMBER_ID_FILE)).doesNotExist();

@@ -9,6 +9,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Supplier;
 import tools.jackson.core.type.TypeReference;
 
 /** Reads through an engine replica's routed query endpoints, for a gateway that runs without an engine of its own. */
@@ -18,9 +19,10 @@ public final class RemoteEngineReader implements EngineReader {
     public static final String REPLICAS = "/query/replicas";
 
     private final String baseUrl;
-    private final ReplicaClient client = new ReplicaClient();
+    private final ReplicaClient client;
 
-    public RemoteEngineReader(String baseUrl) {
+    public RemoteEngineReader(String baseUrl, Supplier<EngineQueryKey> key) {
+        this.client = new ReplicaClient(key);
         this.baseUrl = baseUrl.endsWith("/") ? baseUrl.substring(0, baseUrl.length() - 1) : baseUrl;
     }
 

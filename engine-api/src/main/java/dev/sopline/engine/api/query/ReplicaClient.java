@@ -9,6 +9,7 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Supplier;
 import tools.jackson.core.type.TypeReference;
 
 /** GETs against another replica's query endpoints. A replica that cannot answer makes the query unavailable (503). */
@@ -19,6 +20,12 @@ public final class ReplicaClient {
     private static final Duration TIMEOUT = Duration.ofSeconds(5);
 
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(CONNECT_TIMEOUT).build();
+    private final Supplier<EngineQueryKey> key;
+
+    /** @param key shown to every replica asked ({@link EngineQueryKey#HEADER}); asked for at each query, so it may be learnt late */
+    public ReplicaClient(Supplier<EngineQueryKey> key) {
+        this.key = key;
+    }
 
     public <T> Optional<T> get(String baseUrl, String path, Map<String, Object> parameters, TypeReference<T> type) {
         return answer(baseUrl, path, parameters, type).map(Answer::value);
@@ -28,7 +35,7 @@ public final class ReplicaClient {
     public <T> Optional<Answer<T>> answer(String baseUrl, String path, Map<String, Object> parameters, TypeReference<T> type) {
         URI uri = URI.create(baseUrl + path + "?" + QueryParameters.encode(parameters));
         try {
-            HttpResponse<byte[]> response = http.send(HttpRequest.newBuilder(uri).timeout(TIMEOUT).GET().build(),
+            HttpResponse<byte[]> response = http.send(HttpRequest.newBuilder(uri).timeout(TIMEOUT).header(EngineQueryKey.HEADER, key.get().value()).GET().build(),
                     HttpResponse.BodyHandlers.ofByteArray());
             if (response.statusCode() == 404) {
                 return Optional.empty();

@@ -18,6 +18,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -41,8 +42,11 @@ public final class ReplicaSetEngineReader implements EngineReader, AutoCloseable
     private final Map<String, Replica> replicas = new ConcurrentHashMap<>();
     private final List<String> order = new java.util.concurrent.CopyOnWriteArrayList<>();
     private final ScheduledExecutorService discovery;
+    private final Supplier<EngineQueryKey> key;
 
-    public ReplicaSetEngineReader(Collection<String> baseUrls) {
+    /** @param key shown to the replicas ({@link EngineQueryKey}); asked for at each query, so it may be learnt late */
+    public ReplicaSetEngineReader(Collection<String> baseUrls, Supplier<EngineQueryKey> key) {
+        this.key = key;
         if (baseUrls.isEmpty()) {
             throw new IllegalArgumentException("Expected at least one engine replica's query URL");
         }
@@ -75,9 +79,9 @@ public final class ReplicaSetEngineReader implements EngineReader, AutoCloseable
 
     private void add(String baseUrl) {
         URI uri = URI.create(baseUrl);
-        String key = uri.getHost() + ":" + uri.getPort();
-        if (replicas.putIfAbsent(key, new Replica(new RemoteEngineReader(baseUrl))) == null) {
-            order.add(key);
+        String replica = uri.getHost() + ":" + uri.getPort();
+        if (replicas.putIfAbsent(replica, new Replica(new RemoteEngineReader(baseUrl, key))) == null) {
+            order.add(replica);
             LOG.info("Reading engine state through replica {}", baseUrl);
         }
     }

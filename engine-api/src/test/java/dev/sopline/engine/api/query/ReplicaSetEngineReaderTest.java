@@ -27,6 +27,8 @@ import org.junit.jupiter.api.Test;
 /** A gateway's reads through several engine replicas, against stand-ins for the replicas' query endpoints. */
 class ReplicaSetEngineReaderTest {
 
+    private static final EngineQueryKey KEY = EngineQueryKey.of("a secret of the engines".getBytes(StandardCharsets.UTF_8));
+
     private final List<HttpServer> servers = new ArrayList<>();
     private final List<ReplicaSetEngineReader> readers = new ArrayList<>();
 
@@ -98,7 +100,7 @@ class ReplicaSetEngineReaderTest {
     }
 
     private ReplicaSetEngineReader reader(List<String> urls) {
-        ReplicaSetEngineReader reader = new ReplicaSetEngineReader(urls);
+        ReplicaSetEngineReader reader = new ReplicaSetEngineReader(urls, () -> KEY);
         readers.add(reader);
         return reader;
     }
@@ -113,6 +115,10 @@ class ReplicaSetEngineReaderTest {
         HttpServer server = HttpServer.create(new InetSocketAddress("localhost", 0), 0);
         server.createContext("/", exchange -> {
             try (exchange) {
+                if (!KEY.isShownBy(exchange.getRequestHeaders().getFirst(EngineQueryKey.HEADER))) {
+                    exchange.sendResponseHeaders(401, -1); // as the engine's query server: every caller shows the key
+                    return;
+                }
                 String body = answers.get(exchange.getRequestURI().getPath());
                 byte[] bytes = (body == null ? "{\"error\":\"" + (otherwise == 404 ? "not_found" : "unavailable") + "\"}" : body)
                         .getBytes(StandardCharsets.UTF_8);

@@ -1,4 +1,4 @@
-package dev.sopline.engine.runtime;
+package dev.sopline.engine.api.secret;
 
 import dev.sopline.engine.api.topic.EngineTopics;
 import dev.sopline.schemas.kafka.KafkaClientSecurity;
@@ -28,7 +28,8 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * The key the engine derives webhook callback ids under. It must be the same on every replica and across restarts,
  * or a replay after a crash (or on another replica) would mint other ids than the ones already handed out. It is
  * {@code SOP_ENGINE_SECRET} when set; otherwise it is generated once and kept in {@link EngineTopics#ENGINE_SECRET},
- * where the first record wins, so replicas that start together agree. It is never logged.
+ * where the first record wins, so replicas that start together agree. It is never logged. Gateways that run no
+ * engine read it too, for the key of the engines' query endpoints ({@code EngineQueryKey}).
  */
 public final class EngineSecret {
 
@@ -39,11 +40,15 @@ public final class EngineSecret {
 
     private EngineSecret() {}
 
-    public static byte[] resolve(EngineSettings settings) {
-        if (settings.engineSecret() != null && !settings.engineSecret().isBlank()) {
-            return fromSetting(settings.engineSecret());
+    /**
+     * @param configured {@code SOP_ENGINE_SECRET}, or null or blank for the one kept in the topic
+     * @param bootstrapServers the cluster whose topic keeps it
+     */
+    public static byte[] resolve(String configured, String bootstrapServers) {
+        if (configured != null && !configured.isBlank()) {
+            return fromSetting(configured);
         }
-        return fromTopic(settings.bootstrapServers());
+        return fromTopic(bootstrapServers);
     }
 
     /** Hashed to a 32-byte key, so any sufficiently long setting makes a full-size HMAC key. */
