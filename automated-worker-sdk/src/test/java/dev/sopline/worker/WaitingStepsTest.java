@@ -21,9 +21,7 @@ class WaitingStepsTest {
     @Test
     void shouldTakeWorkspacesInTurnAndEachWorkspacesStepsInOrder() {
         WaitingSteps waiting = new WaitingSteps(true);
-        add(waiting, P0, "a", "a1");
-        add(waiting, P0, "a", "a2");
-        add(waiting, P0, "a", "a3");
+        add(waiting, P0, "a", "a1", "a2", "a3");
         add(waiting, P1, "b", "b1");
         add(waiting, P1, "c", "c1");
         add(waiting, P1, "b", "b2");
@@ -36,8 +34,7 @@ class WaitingStepsTest {
     @Test
     void shouldTakeStepsInTheOrderTheyCameWhenNotFair() {
         WaitingSteps waiting = new WaitingSteps(false);
-        add(waiting, P0, "a", "a1");
-        add(waiting, P0, "a", "a2");
+        add(waiting, P0, "a", "a1", "a2");
         add(waiting, P1, "b", "b1");
 
         assertThat(drain(waiting)).containsExactly("a1", "a2", "b1");
@@ -74,10 +71,13 @@ class WaitingStepsTest {
         assertThat(waiting.poll()).isNull();
     }
 
-    private void add(WaitingSteps waiting, TopicPartition partition, String workspace, String stepId) {
-        StepReady ready = new StepReady(workspace, "01JAAAAAAAAAAAAAAAAAAAAAAA", "p", "1.0", stepId, stepId, StepType.AUTOMATED, "t.run", 1,
-                Map.of(), List.of(), null, null, null, Instant.now());
-        waiting.add(new RunningStep(partition, offset++, ready), 100);
+    /** Steps of one workspace from one partition, in this order, 100 bytes each. */
+    private void add(WaitingSteps waiting, TopicPartition partition, String workspace, String... stepIds) {
+        for (String stepId : stepIds) {
+            StepReady ready = new StepReady(workspace, "01JAAAAAAAAAAAAAAAAAAAAAAA", "p", "1.0", stepId, stepId, StepType.AUTOMATED, "t.run", 1,
+                    Map.of(), List.of(), null, null, null, Instant.now());
+            waiting.add(new RunningStep(partition, offset++, ready), 100);
+        }
     }
 
     private static List<String> drain(WaitingSteps waiting) {
