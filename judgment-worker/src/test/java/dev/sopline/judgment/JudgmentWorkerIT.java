@@ -137,6 +137,41 @@ class JudgmentWorkerIT {
         }
     }
 
+    @Test
+    void shouldServeWorkspacesInTurnWhenOneHasABacklog() throws Exception {
+        String run = UUID.randomUUID().toString();
+        List<StepReady> backlog = new ArrayList<>();
+        for (int n = 0; n < 30; n++) {
+            backlog.add(step("fair-a", UUID.randomUUID().toString(), Map.of("run", run, "who", "a")));
+        }
+        backlog.add(step("fair-b", UUID.randomUUID().toString(), Map.of("run", run, "who", "b")));
+        send(backlog.toArray(StepReady[]::new));
+        List<Object> decided = java.util.Collections.synchronizedList(new ArrayList<>());
+        JudgmentAgent agent = new JudgmentAgent() {
+            @Override
+            public AgentAnswer decide(JudgmentRequest request) throws UndecidableException {
+                if (run.equals(request.inputs().get("run"))) {
+                    decided.add(request.inputs().get("who"));
+                }
+                try {
+                    Thread.sleep(10);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                throw new UndecidableException("to a person");
+            }
+
+            @Override
+            public String model() {
+                return "recorder";
+            }
+        };
+        try (SopWorker worker = JudgmentWorker.start(SharedKafka.bootstrapServers(), agent, 1)) {
+            await().atMost(Duration.ofSeconds(60)).until(() -> decided.size() == 31);
+        }
+        assertThat(decided.indexOf("b")).as("b's one judgment, behind a's thirty on the one partition").isLessThan(5);
+    }
+
     private static boolean hasStaticMember() throws Exception {
         try (Admin admin = Admin.create(Map.of("bootstrap.servers", SharedKafka.bootstrapServers()))) {
             return admin.describeConsumerGroups(List.of(JudgmentWorker.GROUP)).all().get().get(JudgmentWorker.GROUP).members().stream()
@@ -145,15 +180,21 @@ class JudgmentWorkerIT {
     }
 
     private static StepReady step(String instanceId) {
-        return new StepReady("default", instanceId, "support", "1.0", "route", "Route the ticket", StepType.JUDGMENT, null, 1,
-                Map.of("ticket", "charged twice"), List.of(new OutputDeclaration("team", FieldType.ENUM, List.of("billing", "shipping"), null, null)),
+        return step("default", instanceId, Map.of("ticket", "charged twice"));
+    }
+
+    private static StepReady step(String workspace, String instanceId, Map<String, Object> inputs) {
+        return new StepReady(workspace, instanceId, "support", "1.0", "route", "Route the ticket", StepType.JUDGMENT, null, 1,
+                inputs, List.of(new OutputDeclaration("team", FieldType.ENUM, List.of("billing", "shipping"), null, null)),
                 new JudgmentSettings(true, 0.8, "human", null), null, null, Instant.now());
     }
 
-    private static void send(StepReady step) throws Exception {
+    private static void send(StepReady... steps) throws Exception {
         try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(Map.of("bootstrap.servers", SharedKafka.bootstrapServers()),
                 new StringSerializer(), new ByteArraySerializer())) {
-            producer.send(new ProducerRecord<>(READY, step.instanceId(), Json.mapper().writeValueAsBytes(step))).get();
+            for (StepReady step : steps) {
+                producer.send(new ProducerRecord<>(READY, step.instanceId(), Json.mapper().writeValueAsBytes(step))).get();
+            }
         }
     }
 
