@@ -3,14 +3,12 @@ package dev.sopline.gateway.engine;
 import dev.sopline.engine.api.query.StateUnavailableException;
 import dev.sopline.engine.api.EmbeddedEngine;
 import dev.sopline.engine.api.EmbeddedEngines;
-import dev.sopline.engine.api.query.EngineQueryKey;
 import dev.sopline.engine.api.query.EngineReader;
 import dev.sopline.engine.api.secret.EngineSecret;
 import dev.sopline.engine.api.query.ReplicaSetEngineReader;
 import dev.sopline.gateway.config.SopProperties;
 import io.micrometer.core.instrument.MeterRegistry;
-import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.Supplier;
+import java.time.Clock;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.stereotype.Component;
 
@@ -49,33 +47,12 @@ public class EngineAccess implements SmartLifecycle {
     public void start() {
         if (!properties.runsEngineHere()) {
             remote = new ReplicaSetEngineReader(properties.engine().replicaUrls(),
-                    keyOfTheEngines(properties.engine().secret(), properties.kafka().bootstrapServers()));
+                    new EnginesKey(() -> EngineSecret.resolve(properties.engine().secret(), properties.kafka().bootstrapServers()), Clock.systemUTC()));
             return;
         }
         engine = EmbeddedEngines.start(System.getenv(), properties.kafka().bootstrapServers(), properties.dataDir().resolve("engine"), meters,
                 listeners.all());
         localDecisions.engineStarted(engine);
-    }
-
-    /**
-     * The replicas' query endpoints take their key only, derived from the engines' secret ({@link EngineQueryKey}).
-     * Learnt at the first query rather than at start, so a gateway started before the engines have kept their secret
-     * waits for them as for any read (503 meanwhile), instead of failing to start.
-     */
-    private static Supplier<EngineQueryKey> keyOfTheEngines(String configuredSecret, String bootstrapServers) {
-        AtomicReference<EngineQueryKey> known = new AtomicReference<>();
-        return () -> {
-            EngineQueryKey key = known.get();
-            if (key == null) {
-                try {
-                    key = EngineQueryKey.of(EngineSecret.resolve(configuredSecret, bootstrapServers));
-                } catch (RuntimeException e) {
-                    throw new StateUnavailableException("Expected to read the engines' secret, but " + e.getMessage());
-                }
-                known.set(key);
-            }
-            return key;
-        };
     }
 
     @Override

@@ -1,0 +1,94 @@
+package dev.sopline.gateway.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.sopline.engine.api.query.EngineQueryKey;
+import dev.sopline.engine.api.query.StateUnavailableException;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+/** A gateway without an engine learns the engines' key once, and never holds every read on a secret it cannot read. */
+class EnginesKeyTest {
+
+    private static final byte[] SECRET = "a secret of the engines".getBytes(StandardCharsets.UTF_8);
+
+    private Instant now = Instant.parse("2026-11-29T10:00:00Z");
+    private final Clock clock = new Clock() {
+        @Override
+        public java.time.ZoneId getZone() {
+            return ZoneOffset.UTC;
+        }
+
+        @Override
+        public Clock withZone(java.time.ZoneId zone) {
+            return this;
+        }
+
+        @Override
+        public Instant instant() {
+            return now;
+        }
+    };
+
+    @Test
+    void shouldReadTheSecretOnceAndKeepTheKey() {
+        AtomicInteger reads = new AtomicInteger();
+        EnginesKey key = new EnginesKey(() -> {
+            reads.incrementAndGet();
+            return SECRET;
+        }, clock);
+
+        assertThat(key.get().value()).isEqualTo(EngineQueryKey.of(SECRET).value());
+        assertThat(key.get().value()).isEqualTo(EngineQueryKey.of(SECRET).value());
+        assertThat(reads).hasValue(1);
+    }
+
+    @Test
+    void shouldFailAtOnceForAWhileAfterTheSecretCouldNotBeRead() {
+        AtomicInteger reads = new AtomicInteger();
+        EnginesKey key = new EnginesKey(() -> {
+            if (reads.incrementAndGet() == 1) {
+                throw new IllegalStateException("Kafka does not answer");
+            }
+            return SECRET;
+        }, clock);
+
+        assertThatThrownBy(key::get).isInstanceOf(StateUnavailableException.class).hasMessageContaining("Kafka does not answer");
+        assertThatThrownBy(key::get).as("within the pause: not read again").isInstanceOf(StateUnavailableException.class);
+        assertThat(reads).hasValue(1);
+
+        now = now.plus(EnginesKey.RETRY_AFTER);
+        assertThat(key.get().value()).isEqualTo(EngineQueryKey.of(SECRET).value());
+        assertThat(reads).hasValue(2);
+    }
+
+    @Test
+    void shouldLetOneThreadReadTheSecretWhileOthersFailAtOnce() throws Exception {
+        CountDownLatch reading = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        EnginesKey key = new EnginesKey(() -> {
+            reading.countDown();
+            try {
+                release.await(10, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return SECRET;
+        }, clock);
+
+        CompletableFuture<EngineQueryKey> first = CompletableFuture.supplyAsync(key);
+        assertThat(reading.await(10, TimeUnit.SECONDS)).isTrue();
+        assertThatThrownBy(key::get).as("another read meanwhile").isInstanceOf(StateUnavailableException.class);
+        release.countDown();
+
+        assertThat(first.get(10, TimeUnit.SECONDS).value()).isEqualTo(EngineQueryKey.of(SECRET).value());
+    }
+}
