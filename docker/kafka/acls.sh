@@ -5,8 +5,11 @@
 #   - read and describe its team's step topic, sop.steps.automated.<team> (literal: never a prefix or *, which would
 #     take in other teams' topics),
 #   - read its consumer group (join, commit and fetch its offsets),
-#   - write and describe sop.step-results (results and heartbeats). Since Kafka 3.0 (KIP-679), Write on a topic is
-#     enough for its idempotent producer: no IdempotentWrite on the cluster.
+#   - write and describe sop.commands, where the SDK writes results and heartbeats: the engines take an unsigned
+#     record there only as a worker's result with its result key checked (the platform's own commands are signed), so
+#     this grants no more than writing sop.step-results does,
+#   - write and describe sop.step-results (results and heartbeats of workers that do not write sop.commands). Since
+#     Kafka 3.0 (KIP-679), Write on a topic is enough for its idempotent producer: no IdempotentWrite on the cluster.
 # Anything else, another team's topic included, the broker refuses with an authorization error.
 set -euo pipefail
 
@@ -19,4 +22,5 @@ allow --allow-principal User:examples --operation Read --operation Describe --to
 allow --allow-principal User:examples --operation Read --operation Describe --topic sop.steps.automated.accounts
 allow --allow-principal User:examples --operation Read --operation Describe --topic sop.steps.automated.reports
 allow --allow-principal User:examples --operation Read --group example-workers
+allow --allow-principal User:examples --operation Write --operation Describe --topic sop.commands
 allow --allow-principal User:examples --operation Write --operation Describe --topic sop.step-results

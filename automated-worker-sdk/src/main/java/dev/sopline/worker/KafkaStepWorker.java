@@ -110,6 +110,8 @@ final class KafkaStepWorker implements Runnable {
     private final ReadAhead readAhead;
     private final WaitingSteps waiting;
     private final Set<RunningStep> active = new HashSet<>();
+    /** Set before the worker starts ({@link #withResultsToCommandTopic}); read on its threads after. */
+    private volatile ResultRoute route;
     private long lastCommitNanos = System.nanoTime();
     private boolean commitFailed;
 
@@ -162,6 +164,7 @@ final class KafkaStepWorker implements Runnable {
         this.consumer = new KafkaConsumer<>(KafkaClientSecurity.secured(consumerConfig), new StringDeserializer(), new ByteArrayDeserializer());
         this.producer = producer;
         this.pool = new HandlerPool(this.concurrency, workerId);
+        this.route = new ResultRoute(workerId, true);
     }
 
     private static Producer<String, byte[]> resultProducer(String bootstrapServers) {
@@ -242,6 +245,12 @@ final class KafkaStepWorker implements Runnable {
     /** Runs the handlers registered per {@code run}, instead of the resolver given at construction. */
     KafkaStepWorker withHandlers(Map<String, StepHandler> handlers) {
         this.resolver = handlerResolver(handlers);
+        return this;
+    }
+
+    /** Whether results go to the engine's command topic first ({@link ResultRoute}), or only ever to {@code sop.step-results}. */
+    KafkaStepWorker withResultsToCommandTopic(boolean direct) {
+        this.route = new ResultRoute(workerId, direct);
         return this;
     }
 
@@ -536,8 +545,8 @@ final class KafkaStepWorker implements Runnable {
         if (running != null) {
             heartbeat = withKeyOf(running.ready(), heartbeat);
         }
-        producer.send(new ProducerRecord<>(Topics.STEP_RESULTS, step.instanceId(), Json.mapper().writeValueAsBytes(heartbeat)), (metadata, error) -> {
-            if (error != null) {
+        producer.send(route.record(step.instanceId(), Json.mapper().writeValueAsBytes(heartbeat)), (metadata, error) -> {
+            if (error != null && !route.refusedDirect(error)) {
                 LOG.warn("A heartbeat of {} {} could not be sent: {}", step.instanceId(), step.stepId(), error.getMessage());
             }
         });
@@ -560,7 +569,7 @@ final class KafkaStepWorker implements Runnable {
             }
             Throwable failure;
             try {
-                producer.send(new ProducerRecord<>(Topics.STEP_RESULTS, result.instanceId(), value)).get();
+                producer.send(route.record(result.instanceId(), value)).get();
                 return true;
             } catch (InterruptedException | InterruptException e) {
                 Thread.currentThread().interrupt();
@@ -569,6 +578,10 @@ final class KafkaStepWorker implements Runnable {
                 failure = e.getCause();
             } catch (RuntimeException e) {
                 failure = e; // from send itself: no metadata within max.block.ms, a closed producer
+            }
+            if (route.refusedDirect(failure)) {
+                tries--;
+                continue;
             }
             if (failure instanceof RecordTooLargeException) {
                 LOG.warn("The result of {} {} is {} bytes, more than one record may hold; reporting the attempt failed",

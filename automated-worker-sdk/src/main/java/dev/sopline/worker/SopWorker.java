@@ -97,6 +97,7 @@ public final class SopWorker implements AutoCloseable {
         private String staticMemberId;
         private boolean readPreviousTopic = true;
         private ReadAhead readAhead = ReadAhead.none();
+        private boolean resultsToCommandTopic = true;
 
         private Builder() {}
 
@@ -158,6 +159,18 @@ public final class SopWorker implements AutoCloseable {
          */
         public Builder readPreviousTopic(boolean readPreviousTopic) {
             this.readPreviousTopic = readPreviousTopic;
+            return this;
+        }
+
+        /**
+         * Kafka mode: whether results and heartbeats go straight to the engine's command topic, one produce-and-fetch
+         * hop sooner at every step than through {@code sop.step-results} and the engines' relay. The engine takes an
+         * unsigned record there only as a worker's result, its result key checked, so this grants a worker nothing
+         * more. Where the broker's ACLs refuse it that topic, the worker goes over to {@code sop.step-results} at the
+         * first refusal, losing nothing. Default true; false writes to {@code sop.step-results} only.
+         */
+        public Builder resultsToCommandTopic(boolean toCommandTopic) {
+            this.resultsToCommandTopic = toCommandTopic;
             return this;
         }
 
@@ -225,6 +238,7 @@ public final class SopWorker implements AutoCloseable {
                         : new KafkaStepWorker(bootstrapServers, group, StepTopics.forHandlers(registered.keySet(), readPreviousTopic),
                                 ready -> ready.run() != null && registered.containsKey(ready.run()), null, concurrency, id, staticMemberId, readAhead)
                                 .withHandlers(registered);
+                worker.withResultsToCommandTopic(resultsToCommandTopic);
                 thread = new Thread(worker, "sop-worker-" + id);
                 stopper = worker::stop;
                 connection = worker::awaitConnected;

@@ -1,5 +1,7 @@
 package dev.sopline.worker;
 
+import dev.sopline.testing.WorkerResults;
+import java.util.Optional;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.github.f4b6a3.ulid.UlidCreator;
@@ -47,7 +49,7 @@ class EarlyHandoffIT {
         String steps = Topics.stepReady(StepType.AUTOMATED);
 
         try (KafkaConsumer<String, byte[]> committedSubscriber = committedReader(steps);
-             KafkaConsumer<String, byte[]> results = committedReader(Topics.STEP_RESULTS);
+             KafkaConsumer<String, byte[]> results = committedReader(WorkerResults.TOPICS.toArray(String[]::new));
              KafkaProducer<String, byte[]> engine = transactionalProducer();
              SopWorker worker = SopWorker.builder().kafka(SharedKafka.bootstrapServers()).group("early-" + instanceId)
                      .handle(run, step -> {
@@ -81,8 +83,9 @@ class EarlyHandoffIT {
         long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
         while (System.nanoTime() < deadline) {
             for (ConsumerRecord<String, byte[]> record : results.poll(Duration.ofMillis(200))) {
-                if (instanceId.equals(record.key())) {
-                    return Json.mapper().readValue(record.value(), StepResult.class);
+                Optional<StepResult> result = WorkerResults.of(record).filter(found -> instanceId.equals(found.instanceId()));
+                if (result.isPresent()) {
+                    return result.get();
                 }
             }
         }
@@ -95,13 +98,13 @@ class EarlyHandoffIT {
         return keys;
     }
 
-    /** Reads committed records from the current end of every partition of {@code topic}, as a subscriber would. */
-    private static KafkaConsumer<String, byte[]> committedReader(String topic) {
+    /** Reads committed records from the current end of every partition of the topics, as a subscriber would. */
+    private static KafkaConsumer<String, byte[]> committedReader(String... topics) {
         KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(Map.of(
                 ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, SharedKafka.bootstrapServers(),
                 ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed"), new StringDeserializer(), new ByteArrayDeserializer());
-        List<TopicPartition> partitions = consumer.partitionsFor(topic).stream()
-                .map(info -> new TopicPartition(topic, info.partition())).toList();
+        List<TopicPartition> partitions = java.util.Arrays.stream(topics).flatMap(topic -> consumer.partitionsFor(topic).stream()
+                .map(info -> new TopicPartition(topic, info.partition()))).toList();
         consumer.assign(partitions);
         consumer.seekToEnd(partitions);
         partitions.forEach(consumer::position);

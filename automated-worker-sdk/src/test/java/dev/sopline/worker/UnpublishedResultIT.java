@@ -8,17 +8,20 @@ import dev.sopline.schemas.json.Json;
 import dev.sopline.testing.CapturedLog;
 import dev.sopline.testing.SharedKafka;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
 import java.util.function.Predicate;
 import org.apache.kafka.clients.producer.Callback;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.errors.TimeoutException;
+import org.apache.kafka.common.errors.TopicAuthorizationException;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
@@ -72,7 +75,7 @@ class UnpublishedResultIT {
         AtomicInteger calls = new AtomicInteger();
         // The results of the first attempt never reach the broker; the engine times that attempt out (a step with a
         // heartbeat_timeout gets a new attempt then; without one it would fail).
-        OutageProducer producer = new OutageProducer(record -> Json.mapper().readTree(record.value()).path("attempt").asInt() == 1);
+        OutageProducer producer = new OutageProducer(record -> resultIn(record).path("attempt").asInt() == 1);
         KafkaStepWorker worker = new KafkaStepWorker(SharedKafka.bootstrapServers(), "unpublished-timeout-workers",
                 StepTopics.forHandlers(Set.of("unpublishedtimeout.work"), false), ready -> true, null, 1, "unpublished-timeout-worker", null,
                 producer).withHandlers(Map.of("unpublishedtimeout.work",
@@ -94,21 +97,61 @@ class UnpublishedResultIT {
         }
     }
 
+    @Test
+    void shouldSendResultsToStepResultsOnceTheBrokerRefusesTheCommandTopicLosingNone() throws Exception {
+        platform.register(Platform.oneStepProcess("refused-commands", "refusedcommands.work"));
+        AtomicInteger calls = new AtomicInteger();
+        // As a broker whose ACLs grant the worker sop.step-results and not the engine's command topic.
+        OutageProducer producer = new OutageProducer(record -> record.topic().equals(ResultRoute.COMMANDS),
+                record -> new TopicAuthorizationException(Set.of(record.topic())));
+        KafkaStepWorker worker = new KafkaStepWorker(SharedKafka.bootstrapServers(), "refused-commands-workers",
+                StepTopics.forHandlers(Set.of("refusedcommands.work"), false), ready -> true, null, 1, "refused-commands-worker", null, producer)
+                .withHandlers(Map.of("refusedcommands.work", step -> Map.of("result", "call " + calls.incrementAndGet())));
+        Thread thread = new Thread(worker, "refused-commands-worker");
+        thread.start();
+        try {
+            String first = platform.start("refused-commands", Map.of("n", 1));
+            String second = platform.start("refused-commands", Map.of("n", 2));
+
+            for (String id : List.of(first, second)) {
+                await().atMost(Duration.ofSeconds(60)).untilAsserted(() ->
+                        assertThat(platform.instance("refused-commands", id).path("state").asString()).isEqualTo("completed"));
+            }
+            assertThat(calls).as("handler calls: one per instance").hasValue(2);
+            assertThat(producer.refused()).as("only the first result was refused; the rest went to sop.step-results").isEqualTo(1);
+        } finally {
+            worker.stop(Duration.ofSeconds(5));
+            thread.join(15_000);
+        }
+    }
+
+    /** The result a record carries: as written to sop.step-results, or wrapped as the engine's command. */
+    private static JsonNode resultIn(ProducerRecord<String, byte[]> record) {
+        JsonNode value = Json.mapper().readTree(record.value());
+        return value.has("result") ? value.get("result") : value;
+    }
+
     /** The real producer, refusing some sends as a broker outage does: delivery timed out. */
     private static final class OutageProducer extends KafkaProducer<String, byte[]> {
         private final Predicate<ProducerRecord<String, byte[]>> refuses;
+        private final Function<ProducerRecord<String, byte[]>, Exception> refusal;
         private final AtomicInteger refused = new AtomicInteger();
 
         OutageProducer(Predicate<ProducerRecord<String, byte[]>> refuses) {
+            this(refuses, record -> new TimeoutException("Expiring 1 record(s) for " + record.topic() + ": 120000 ms has passed"));
+        }
+
+        OutageProducer(Predicate<ProducerRecord<String, byte[]>> refuses, Function<ProducerRecord<String, byte[]>, Exception> refusal) {
             super(Map.of("bootstrap.servers", SharedKafka.bootstrapServers(), "acks", "all"), new StringSerializer(), new ByteArraySerializer());
             this.refuses = refuses;
+            this.refusal = refusal;
         }
 
         @Override
         public Future<RecordMetadata> send(ProducerRecord<String, byte[]> record, Callback callback) {
             if (refuses.test(record)) {
                 refused.incrementAndGet();
-                return CompletableFuture.failedFuture(new TimeoutException("Expiring 1 record(s) for " + record.topic() + ": 120000 ms has passed"));
+                return CompletableFuture.failedFuture(refusal.apply(record));
             }
             return super.send(record, callback);
         }

@@ -2,6 +2,8 @@ package dev.sopline.benchmark;
 
 import com.github.f4b6a3.ulid.UlidCreator;
 import dev.sopline.engine.api.topic.EngineTopics;
+import dev.sopline.engine.api.secret.CommandSignature;
+import dev.sopline.engine.api.secret.EngineSecret;
 import dev.sopline.engine.api.serde.RecordSerde;
 import dev.sopline.schemas.command.Command;
 import dev.sopline.schemas.command.StartInstance;
@@ -117,6 +119,8 @@ final class EngineRun implements AutoCloseable {
     private final String workspace = "default";
     private final KafkaProducer<String, byte[]> producer;
     private final RecordSerde<Command> commands = new RecordSerde<>(Command.class);
+    /** Starts written straight to the command topic are signed as the platform's (the engine refuses unsigned ones). */
+    private final CommandSignature signature;
     private final Map<String, Long> startedAt = new ConcurrentHashMap<>();
     private final Map<String, String> processOf = new ConcurrentHashMap<>();
     private final java.util.concurrent.atomic.AtomicLong alternation = new java.util.concurrent.atomic.AtomicLong();
@@ -131,6 +135,7 @@ final class EngineRun implements AutoCloseable {
 
     EngineRun(String bootstrap, int workerCount, int concurrency) throws InterruptedException {
         this.bootstrap = bootstrap;
+        this.signature = CommandSignature.of(EngineSecret.resolve(null, bootstrap));
         producer = new KafkaProducer<>(Map.of(
                 ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
                 ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true,
@@ -180,7 +185,10 @@ final class EngineRun implements AutoCloseable {
         StartInstance start = new StartInstance(null, workspace, id, process, Map.of("n", n), null, StartInstance.API,
                 PROCESS_VERSION);
         startedAt.put(id, System.nanoTime());
-        producer.send(new ProducerRecord<>(EngineTopics.COMMANDS, id, commands.serializer().serialize(EngineTopics.COMMANDS, start)));
+        byte[] value = commands.serializer().serialize(EngineTopics.COMMANDS, start);
+        ProducerRecord<String, byte[]> record = new ProducerRecord<>(EngineTopics.COMMANDS, id, value);
+        signature.sign(record.headers(), value);
+        producer.send(record);
         return id;
     }
 

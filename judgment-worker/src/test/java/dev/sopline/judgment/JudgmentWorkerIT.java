@@ -1,5 +1,6 @@
 package dev.sopline.judgment;
 
+import dev.sopline.testing.WorkerResults;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -46,7 +47,7 @@ class JudgmentWorkerIT {
     @BeforeAll
     static void createTopics() throws Exception {
         try (Admin admin = Admin.create(Map.of("bootstrap.servers", SharedKafka.bootstrapServers()))) {
-            for (String topic : List.of(READY, Topics.STEP_RESULTS)) {
+            for (String topic : List.of(READY, Topics.STEP_RESULTS, WorkerResults.COMMANDS)) {
                 try {
                     admin.createTopics(List.of(new NewTopic(topic, 1, (short) 1))).all().get();
                 } catch (ExecutionException e) {
@@ -203,18 +204,15 @@ class JudgmentWorkerIT {
                 ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, SharedKafka.bootstrapServers(),
                 ConsumerConfig.GROUP_ID_CONFIG, "results-" + UUID.randomUUID(),
                 ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"), new StringDeserializer(), new ByteArrayDeserializer());
-        consumer.subscribe(List.of(Topics.STEP_RESULTS));
+        consumer.subscribe(WorkerResults.TOPICS);
         return consumer;
     }
 
     private static List<StepResult> resultsOf(KafkaConsumer<String, byte[]> consumer, String instanceId) {
         List<StepResult> found = new ArrayList<>();
-        consumer.poll(Duration.ofMillis(200)).forEach(record -> {
-            StepResult result = Json.mapper().readValue(record.value(), StepResult.class);
-            if (instanceId.equals(result.instanceId()) && !result.carriesHeartbeat()) {
-                found.add(result);
-            }
-        });
+        consumer.poll(Duration.ofMillis(200)).forEach(record -> WorkerResults.of(record)
+                .filter(result -> instanceId.equals(result.instanceId()) && !result.carriesHeartbeat())
+                .ifPresent(found::add));
         return found;
     }
 }

@@ -99,7 +99,7 @@ class ComposeBrokerAclsIT {
 
         try (Admin platform = Admin.create(clientConfig("platform"))) {
             platform.createTopics(List.of(new NewTopic(BILLING, 1, (short) 1), new NewTopic(SHIPPING, 1, (short) 1),
-                    new NewTopic(Topics.STEP_RESULTS, 1, (short) 1))).all().get(30, TimeUnit.SECONDS);
+                    new NewTopic(Topics.STEP_RESULTS, 1, (short) 1), new NewTopic("sop.commands", 1, (short) 1))).all().get(30, TimeUnit.SECONDS);
             platform.createAcls(aclScriptGrants()).all().get(30, TimeUnit.SECONDS);
         }
         try (KafkaProducer<String, String> platform = new KafkaProducer<>(clientConfig("platform"), new StringSerializer(), new StringSerializer())) {
@@ -186,6 +186,9 @@ class ComposeBrokerAclsIT {
         try (KafkaProducer<String, String> worker = new KafkaProducer<>(config, new StringSerializer(), new StringSerializer())) {
             assertThat(worker.send(new ProducerRecord<>(Topics.STEP_RESULTS, "i-1", "result")).get(30, TimeUnit.SECONDS).topic())
                     .isEqualTo(Topics.STEP_RESULTS);
+            // The SDK's results go to the command topic, where the engines take an unsigned record only as a result.
+            assertThat(worker.send(new ProducerRecord<>("sop.commands", "i-1", "result")).get(30, TimeUnit.SECONDS).topic())
+                    .isEqualTo("sop.commands");
             assertThatThrownBy(() -> worker.send(new ProducerRecord<>(BILLING, "i-1", "forged step")).get(30, TimeUnit.SECONDS))
                     .hasCauseInstanceOf(TopicAuthorizationException.class);
         }

@@ -1,5 +1,6 @@
 package dev.sopline.engine.decision;
 
+import dev.sopline.engine.api.secret.CommandSignature;
 import com.github.f4b6a3.ulid.Ulid;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
@@ -46,6 +47,11 @@ public final class CallbackIds {
     /** The same ids, with results over Kafka taken only when they carry their attempt's key ({@code SOP_RESULT_KEYS=required}). */
     public CallbackIds requiringResultKeys(boolean required) {
         return new CallbackIds(key.getEncoded(), required);
+    }
+
+    /** The signature of the platform's commands, under the same engine secret ({@link CommandSignature}). */
+    public CommandSignature commandSignature() {
+        return CommandSignature.of(key.getEncoded());
     }
 
     public String of(String workspace, String instanceId, String stepId, int attempt) {

@@ -88,14 +88,15 @@ public final class Engine implements EmbeddedEngine {
         CallbackIds callbackIds = new CallbackIds(secret).requiringResultKeys(settings.resultKeysRequired());
         EngineQueryKey queryKey = EngineQueryKey.of(secret);
         EngineMetrics metrics = new EngineMetrics(registry);
-        ProducedCommandLog commandLog = new ProducedCommandLog(settings);
+        ProducedCommandLog commandLog = new ProducedCommandLog(settings, callbackIds.commandSignature());
         KafkaStreams streams = new KafkaStreams(
                 EngineTopology.build(new EngineConfig(settings.timerInterval(), callbackIds, EngineConfig.DEFAULT_FIRES_PER_PUNCTUATION,
                         new InstanceBudget(settings.instanceMaxBytes()))
                         .withRetention(settings.retention())
                         .withMetrics(metrics.commands())
                         .withListener(listener)
-                        .withCommandLog(commandLog)), settings.streamsProperties());
+                        .withCommandLog(commandLog)
+                        .withUnsignedCommandsAccepted(settings.unsignedCommandsAccepted())), settings.streamsProperties());
         StreamThreadFailures threadFailures = new StreamThreadFailures();
         // A failure Kafka Streams did not recover from itself: the thread is replaced, and health counts it, so a
         // thread that keeps failing on the same input turns the engine unhealthy instead of looping unseen.

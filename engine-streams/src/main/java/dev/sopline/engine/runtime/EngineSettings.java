@@ -52,6 +52,8 @@ import org.apache.kafka.streams.errors.LogAndContinueExceptionHandler;
  * @param retention how long a finished instance is kept ({@code SOP_RETENTION}, default 30 days), see {@link #retention}
  * @param resultKeysRequired whether a result from {@code sop.step-results} must carry its step-ready event's key
  *     ({@code SOP_RESULT_KEYS}: {@code optional}, the default, or {@code required}), see {@link #resultKeysRequired(String)}
+ * @param unsignedCommandsAccepted whether commands without the platform's signature are taken as what they claim
+ *     ({@code SOP_COMMAND_SIGNATURES}: {@code required}, the default, or {@code optional}), see {@link #unsignedCommandsAccepted(String)}
  */
 public record EngineSettings(
         String bootstrapServers,
@@ -69,7 +71,8 @@ public record EngineSettings(
         long instanceMaxBytes,
         boolean eventsTopicPerWorkspace,
         Duration retention,
-        boolean resultKeysRequired) {
+        boolean resultKeysRequired,
+        boolean unsignedCommandsAccepted) {
 
     public static final Duration DEFAULT_COMMIT_INTERVAL = Duration.ofMillis(100);
 
@@ -91,7 +94,8 @@ public record EngineSettings(
                 Long.parseLong(env.getOrDefault("SOP_INSTANCE_MAX_BYTES", String.valueOf(InstanceBudget.DEFAULT_MAX_BYTES))),
                 Boolean.parseBoolean(env.getOrDefault("SOP_EVENTS_TOPIC_PER_WORKSPACE", "false")),
                 retention(env.get("SOP_RETENTION")),
-                resultKeysRequired(env.get("SOP_RESULT_KEYS")));
+                resultKeysRequired(env.get("SOP_RESULT_KEYS")),
+                unsignedCommandsAccepted(env.get("SOP_COMMAND_SIGNATURES")));
     }
 
     /**
@@ -129,44 +133,60 @@ public record EngineSettings(
         throw new IllegalArgumentException("Expected SOP_RESULT_KEYS to be optional or required, but it is '" + text + "'");
     }
 
+    /**
+     * {@code SOP_COMMAND_SIGNATURES}: {@code required} (the default, and unset) takes from the command topic only the
+     * platform's signed commands and workers' results; {@code optional} also takes unsigned commands as what they claim
+     * to be, for a rolling upgrade from a release whose gateways did not sign (README, "Upgrading").
+     */
+    static boolean unsignedCommandsAccepted(String text) {
+        if (text == null || text.isBlank() || text.trim().equalsIgnoreCase("required")) {
+            return false;
+        }
+        if (text.trim().equalsIgnoreCase("optional")) {
+            return true;
+        }
+        throw new IllegalArgumentException("Expected SOP_COMMAND_SIGNATURES to be required or optional, but it is '" + text + "'");
+    }
+
     public EngineSettings withResultKeysRequired(boolean required) {
         return new EngineSettings(bootstrapServers, applicationId, stateDir, partitions, topicPartitions, replication, standbyReplicas, commitInterval,
-                streamThreads, advertisedEndpoint, timerInterval, engineSecret, instanceMaxBytes, eventsTopicPerWorkspace, retention, required);
+                streamThreads, advertisedEndpoint, timerInterval, engineSecret, instanceMaxBytes, eventsTopicPerWorkspace, retention, required, unsignedCommandsAccepted);
     }
 
     public EngineSettings withRetention(Duration newRetention) {
         return new EngineSettings(bootstrapServers, applicationId, stateDir, partitions, topicPartitions, replication, standbyReplicas, commitInterval,
-                streamThreads, advertisedEndpoint, timerInterval, engineSecret, instanceMaxBytes, eventsTopicPerWorkspace, newRetention, resultKeysRequired);
+                streamThreads, advertisedEndpoint, timerInterval, engineSecret, instanceMaxBytes, eventsTopicPerWorkspace, newRetention, resultKeysRequired,
+                unsignedCommandsAccepted);
     }
 
     public EngineSettings withStateDir(Path dir) {
         return new EngineSettings(bootstrapServers, applicationId, dir, partitions, topicPartitions, replication, standbyReplicas, commitInterval,
-                streamThreads, advertisedEndpoint, timerInterval, engineSecret, instanceMaxBytes, eventsTopicPerWorkspace, retention, resultKeysRequired);
+                streamThreads, advertisedEndpoint, timerInterval, engineSecret, instanceMaxBytes, eventsTopicPerWorkspace, retention, resultKeysRequired, unsignedCommandsAccepted);
     }
 
     public EngineSettings withBootstrapServers(String servers) {
         return new EngineSettings(servers, applicationId, stateDir, partitions, topicPartitions, replication, standbyReplicas, commitInterval,
-                streamThreads, advertisedEndpoint, timerInterval, engineSecret, instanceMaxBytes, eventsTopicPerWorkspace, retention, resultKeysRequired);
+                streamThreads, advertisedEndpoint, timerInterval, engineSecret, instanceMaxBytes, eventsTopicPerWorkspace, retention, resultKeysRequired, unsignedCommandsAccepted);
     }
 
     public EngineSettings withAdvertisedEndpoint(String endpoint) {
         return new EngineSettings(bootstrapServers, applicationId, stateDir, partitions, topicPartitions, replication, standbyReplicas, commitInterval,
-                streamThreads, endpoint, timerInterval, engineSecret, instanceMaxBytes, eventsTopicPerWorkspace, retention, resultKeysRequired);
+                streamThreads, endpoint, timerInterval, engineSecret, instanceMaxBytes, eventsTopicPerWorkspace, retention, resultKeysRequired, unsignedCommandsAccepted);
     }
 
     public EngineSettings withEngineSecret(String secret) {
         return new EngineSettings(bootstrapServers, applicationId, stateDir, partitions, topicPartitions, replication, standbyReplicas, commitInterval,
-                streamThreads, advertisedEndpoint, timerInterval, secret, instanceMaxBytes, eventsTopicPerWorkspace, retention, resultKeysRequired);
+                streamThreads, advertisedEndpoint, timerInterval, secret, instanceMaxBytes, eventsTopicPerWorkspace, retention, resultKeysRequired, unsignedCommandsAccepted);
     }
 
     public EngineSettings withInstanceMaxBytes(long bytes) {
         return new EngineSettings(bootstrapServers, applicationId, stateDir, partitions, topicPartitions, replication, standbyReplicas, commitInterval,
-                streamThreads, advertisedEndpoint, timerInterval, engineSecret, bytes, eventsTopicPerWorkspace, retention, resultKeysRequired);
+                streamThreads, advertisedEndpoint, timerInterval, engineSecret, bytes, eventsTopicPerWorkspace, retention, resultKeysRequired, unsignedCommandsAccepted);
     }
 
     public EngineSettings withEventsTopicPerWorkspace(boolean perWorkspace) {
         return new EngineSettings(bootstrapServers, applicationId, stateDir, partitions, topicPartitions, replication, standbyReplicas, commitInterval,
-                streamThreads, advertisedEndpoint, timerInterval, engineSecret, instanceMaxBytes, perWorkspace, retention, resultKeysRequired);
+                streamThreads, advertisedEndpoint, timerInterval, engineSecret, instanceMaxBytes, perWorkspace, retention, resultKeysRequired, unsignedCommandsAccepted);
     }
 
     /** Shows every setting but the secret. */
@@ -177,7 +197,8 @@ public record EngineSettings(
                 + "commitInterval=%s, streamThreads=%d, advertisedEndpoint=%s, timerInterval=%s, engineSecret=%s, instanceMaxBytes=%d, "
                 .formatted(commitInterval, streamThreads, advertisedEndpoint, timerInterval, engineSecret == null ? "generated" : "set",
                         instanceMaxBytes)
-                + "eventsTopicPerWorkspace=%s, retention=%s, resultKeysRequired=%s]".formatted(eventsTopicPerWorkspace, retention, resultKeysRequired);
+                + "eventsTopicPerWorkspace=%s, retention=%s, resultKeysRequired=%s, unsignedCommandsAccepted=%s]".formatted(eventsTopicPerWorkspace, retention, resultKeysRequired,
+                unsignedCommandsAccepted);
     }
 
     /** The {@code host:port} other replicas reach this one's queries at, when there are several replicas. */

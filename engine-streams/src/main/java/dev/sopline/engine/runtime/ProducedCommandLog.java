@@ -1,9 +1,10 @@
 package dev.sopline.engine.runtime;
 
-import dev.sopline.engine.api.serde.RecordSerde;
+import dev.sopline.engine.api.secret.CommandSignature;
+import dev.sopline.engine.api.serde.SignedCommandSerializer;
+import dev.sopline.schemas.command.Command;
 import dev.sopline.engine.api.topic.EngineTopics;
 import dev.sopline.engine.processor.CommandLog;
-import dev.sopline.schemas.command.Command;
 import dev.sopline.schemas.kafka.KafkaClientSecurity;
 import java.time.Duration;
 import java.time.Instant;
@@ -23,8 +24,9 @@ final class ProducedCommandLog implements CommandLog, AutoCloseable {
 
     private final KafkaProducer<String, Command> producer;
 
-    ProducedCommandLog(EngineSettings settings) {
-        this.producer = new KafkaProducer<>(properties(settings), new StringSerializer(), new RecordSerde<>(Command.class).serializer());
+    /** @param signature signs each command, as the platform's ({@link SignedCommandSerializer}) */
+    ProducedCommandLog(EngineSettings settings, CommandSignature signature) {
+        this.producer = new KafkaProducer<>(properties(settings), new StringSerializer(), new SignedCommandSerializer(signature));
     }
 
     static Properties properties(EngineSettings settings) {

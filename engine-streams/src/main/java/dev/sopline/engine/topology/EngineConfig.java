@@ -21,16 +21,19 @@ import java.time.Duration;
  * @param listener told of each reply and instance change as it is decided, in this JVM
  * @param commandLog where punctuation writes its commands, outside the engine's transaction; null: through the
  *     topology's own sink, inside it, which holds back the command topic's readers until the commit ({@link CommandLog})
+ * @param unsignedCommandsAccepted whether commands without the platform's signature are taken as what they claim to be
+ *     ({@code SOP_COMMAND_SIGNATURES=optional}, for an upgrade from a release that did not sign; {@link VerifiedCommands})
  */
 public record EngineConfig(Duration timerInterval, CallbackIds callbackIds, int firesPerPunctuation, InstanceBudget instanceBudget,
-                           Duration retention, CommandMetrics metrics, DecisionListener listener, CommandLog commandLog) {
+                           Duration retention, CommandMetrics metrics, DecisionListener listener, CommandLog commandLog,
+                           boolean unsignedCommandsAccepted) {
 
     public static final Duration DEFAULT_TIMER_INTERVAL = Duration.ofMillis(100);
     public static final int DEFAULT_FIRES_PER_PUNCTUATION = 500;
     public static final Duration DEFAULT_RETENTION = Duration.ofDays(30);
 
     public EngineConfig(Duration timerInterval, CallbackIds callbackIds, int firesPerPunctuation, InstanceBudget instanceBudget) {
-        this(timerInterval, callbackIds, firesPerPunctuation, instanceBudget, DEFAULT_RETENTION, CommandMetrics.NONE, DecisionListener.NONE, null);
+        this(timerInterval, callbackIds, firesPerPunctuation, instanceBudget, DEFAULT_RETENTION, CommandMetrics.NONE, DecisionListener.NONE, null, false);
     }
 
     public EngineConfig(Duration timerInterval, CallbackIds callbackIds) {
@@ -42,18 +45,22 @@ public record EngineConfig(Duration timerInterval, CallbackIds callbackIds, int 
     }
 
     public EngineConfig withRetention(Duration newRetention) {
-        return new EngineConfig(timerInterval, callbackIds, firesPerPunctuation, instanceBudget, newRetention, metrics, listener, commandLog);
+        return new EngineConfig(timerInterval, callbackIds, firesPerPunctuation, instanceBudget, newRetention, metrics, listener, commandLog, unsignedCommandsAccepted);
     }
 
     public EngineConfig withMetrics(CommandMetrics newMetrics) {
-        return new EngineConfig(timerInterval, callbackIds, firesPerPunctuation, instanceBudget, retention, newMetrics, listener, commandLog);
+        return new EngineConfig(timerInterval, callbackIds, firesPerPunctuation, instanceBudget, retention, newMetrics, listener, commandLog, unsignedCommandsAccepted);
     }
 
     public EngineConfig withListener(DecisionListener newListener) {
-        return new EngineConfig(timerInterval, callbackIds, firesPerPunctuation, instanceBudget, retention, metrics, newListener, commandLog);
+        return new EngineConfig(timerInterval, callbackIds, firesPerPunctuation, instanceBudget, retention, metrics, newListener, commandLog, unsignedCommandsAccepted);
     }
 
     public EngineConfig withCommandLog(CommandLog newCommandLog) {
-        return new EngineConfig(timerInterval, callbackIds, firesPerPunctuation, instanceBudget, retention, metrics, listener, newCommandLog);
+        return new EngineConfig(timerInterval, callbackIds, firesPerPunctuation, instanceBudget, retention, metrics, listener, newCommandLog, unsignedCommandsAccepted);
+    }
+
+    public EngineConfig withUnsignedCommandsAccepted(boolean accepted) {
+        return new EngineConfig(timerInterval, callbackIds, firesPerPunctuation, instanceBudget, retention, metrics, listener, commandLog, accepted);
     }
 }

@@ -1,6 +1,8 @@
 package dev.sopline.engine.topology;
 
+import dev.sopline.engine.api.secret.CommandSignature;
 import dev.sopline.engine.api.serde.RecordSerde;
+import dev.sopline.engine.api.serde.SignedCommandSerializer;
 import dev.sopline.engine.api.topic.EngineTopics;
 import dev.sopline.engine.processor.CommandProcessor;
 import dev.sopline.engine.processor.EventTopicsProcessor;
@@ -129,7 +131,8 @@ public final class EngineTopology {
                 "callbacks-source", keys, new RecordSerde<>(CallbackOwner.class).deserializer(), EngineTopics.CALLBACKS,
                 "callbacks-updater", () -> new GlobalStoreUpdater<>(CALLBACKS_STORE));
 
-        topology.addSource(COMMANDS_SOURCE, keys, new RecordSerde<>(Command.class).deserializer(), EngineTopics.COMMANDS);
+        CommandSignature signature = config.callbackIds().commandSignature();
+        topology.addSource(COMMANDS_SOURCE, keys, new VerifiedCommands(signature, config.unsignedCommandsAccepted()), EngineTopics.COMMANDS);
         topology.addProcessor(COMMAND_PROCESSOR, () -> new CommandProcessor(config),
                 COMMANDS_SOURCE);
         commandProcessorStores().forEach(store -> topology.addStateStore(store, COMMAND_PROCESSOR));
@@ -153,7 +156,7 @@ public final class EngineTopology {
                 COMMAND_PROCESSOR);
         topology.addSink(CALLBACKS_SINK, EngineTopics.CALLBACKS, keyWriter, new RecordSerde<>(CallbackOwner.class).serializer(),
                 COMMAND_PROCESSOR);
-        topology.addSink(COMMANDS_SINK, EngineTopics.COMMANDS, keyWriter, new RecordSerde<>(Command.class).serializer(), COMMAND_PROCESSOR);
+        topology.addSink(COMMANDS_SINK, EngineTopics.COMMANDS, keyWriter, new SignedCommandSerializer(signature), COMMAND_PROCESSOR);
         return topology;
     }
 }

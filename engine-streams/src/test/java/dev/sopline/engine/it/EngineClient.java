@@ -1,5 +1,7 @@
 package dev.sopline.engine.it;
 
+import dev.sopline.engine.api.secret.CommandSignature;
+import dev.sopline.engine.api.secret.EngineSecret;
 import dev.sopline.engine.api.topic.EngineTopics;
 import dev.sopline.engine.api.serde.JsonSerde;
 import dev.sopline.engine.api.serde.RecordSerde;
@@ -54,6 +56,7 @@ final class EngineClient implements AutoCloseable {
     }
 
     private final String bootstrap;
+    private CommandSignature signature;
     private final String isolation;
     private final Map<String, Integer> repliesSeen = new ConcurrentHashMap<>();
     private final Map<String, CommandReply> firstReplies = new ConcurrentHashMap<>();
@@ -189,9 +192,19 @@ final class EngineClient implements AutoCloseable {
     CompletableFuture<CommandReply> send(Command command) {
         CompletableFuture<CommandReply> future = new CompletableFuture<>();
         waiting.put(command.commandId(), future);
-        producer.send(new ProducerRecord<>(EngineTopics.COMMANDS, command.key(),
-                new RecordSerde<>(Command.class).serializer().serialize(EngineTopics.COMMANDS, command)));
+        byte[] value = new RecordSerde<>(Command.class).serializer().serialize(EngineTopics.COMMANDS, command);
+        ProducerRecord<String, byte[]> record = new ProducerRecord<>(EngineTopics.COMMANDS, command.key(), value);
+        signature().sign(record.headers(), value);
+        producer.send(record);
         return future;
+    }
+
+    /** The platform's signature, under the secret the engines keep in the broker, read at the first command. */
+    private synchronized CommandSignature signature() {
+        if (signature == null) {
+            signature = CommandSignature.of(EngineSecret.resolve(null, bootstrap));
+        }
+        return signature;
     }
 
     CommandReply sendAndWait(Command command) {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.sopline.engine.api.serde.JsonSerde;
 import dev.sopline.engine.api.serde.RecordSerde;
 import dev.sopline.engine.api.topic.EngineTopics;
+import dev.sopline.engine.api.serde.SignedCommandSerializer;
 import dev.sopline.engine.decision.CallbackIds;
 import dev.sopline.schemas.command.Command;
 import dev.sopline.schemas.command.RegisterProcess;
@@ -63,7 +64,8 @@ class CloudEventBindingTopologyTest {
         props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
         driver = new TopologyTestDriver(EngineTopology.build(new EngineConfig(Duration.ofMillis(100), new CallbackIds(EngineHarness.SECRET))),
                 props, EngineHarness.START);
-        commands = driver.createInputTopic(EngineTopics.COMMANDS, new StringSerializer(), new RecordSerde<>(Command.class).serializer());
+        commands = driver.createInputTopic(EngineTopics.COMMANDS, new StringSerializer(),
+                new SignedCommandSerializer(new CallbackIds(EngineHarness.SECRET).commandSignature()));
         events = driver.createOutputTopic(Topics.EVENTS, new StringDeserializer(), new ByteArrayDeserializer());
         formSteps = driver.createOutputTopic(FORM_STEPS, new StringDeserializer(), new ByteArrayDeserializer());
 

@@ -1,6 +1,8 @@
 package dev.sopline.engine.topology;
 
+import dev.sopline.engine.api.secret.CommandSignature;
 import dev.sopline.engine.api.serde.JsonSerde;
+import dev.sopline.engine.api.serde.SignedCommandSerializer;
 import dev.sopline.engine.api.serde.RecordSerde;
 import dev.sopline.engine.api.topic.EngineTopics;
 import dev.sopline.engine.decision.CallbackIds;
@@ -44,6 +46,7 @@ import java.util.Properties;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import org.apache.kafka.common.errors.TimeoutException;
+import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
@@ -69,6 +72,7 @@ final class EngineHarness implements AutoCloseable {
     private final TopologyTestDriver driver;
     private final AtomicInteger commandIds = new AtomicInteger();
     private final TestInputTopic<String, Command> commands;
+    private final CommandSignature signature;
     private final TestOutputTopic<String, CommandReply> replies;
     private final TestOutputTopic<String, byte[]> events;
     private final TestOutputTopic<String, Command> followUps;
@@ -112,10 +116,13 @@ final class EngineHarness implements AutoCloseable {
             throw new IllegalStateException(e);
         }
         props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
+        // As the engine: a record it cannot read, or refuses, is logged and skipped.
+        props.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG, org.apache.kafka.streams.errors.LogAndContinueExceptionHandler.class);
         EngineConfig withLog = config.commandLog() != null ? config : config.withCommandLog(this::log);
         driver = new TopologyTestDriver(EngineTopology.build(withLog), props, START);
         StringSerializer keys = new StringSerializer();
-        commands = driver.createInputTopic(EngineTopics.COMMANDS, keys, new RecordSerde<>(Command.class).serializer());
+        signature = withLog.callbackIds().commandSignature();
+        commands = driver.createInputTopic(EngineTopics.COMMANDS, keys, new SignedCommandSerializer(signature));
         StringDeserializer keyReader = new StringDeserializer();
         replies = driver.createOutputTopic(EngineTopics.REPLIES, keyReader, new RecordSerde<>(CommandReply.class).deserializer());
         events = driver.createOutputTopic(Topics.EVENTS, keyReader, new ByteArrayDeserializer());
@@ -213,10 +220,28 @@ final class EngineHarness implements AutoCloseable {
         commands.pipeInput(command.key(), command, now);
     }
 
-    /** Publishes a command as JSON, as an engine of an earlier version or a client writing to the topic itself did. */
+    /** Publishes a command as JSON, signed, as an engine of an earlier version or a client writing to the topic itself did. */
     void publishAsJson(Command command) {
+        byte[] json = dev.sopline.schemas.json.Json.mapper().writeValueAsBytes(command);
+        RecordHeaders headers = new RecordHeaders();
+        signature.sign(headers, json);
         driver.createInputTopic(EngineTopics.COMMANDS, new StringSerializer(), new org.apache.kafka.common.serialization.ByteArraySerializer())
-                .pipeInput(command.key(), dev.sopline.schemas.json.Json.mapper().writeValueAsBytes(command), now);
+                .pipeInput(new TestRecord<>(command.key(), json, headers, now));
+    }
+
+    /** Publishes a command signed under the secret of {@code signer}'s engine. */
+    void publishSignedBy(EngineHarness signer, Command command) {
+        byte[] value = RecordSerde.write(command);
+        RecordHeaders headers = new RecordHeaders();
+        signer.signature.sign(headers, value);
+        driver.createInputTopic(EngineTopics.COMMANDS, new StringSerializer(), new org.apache.kafka.common.serialization.ByteArraySerializer())
+                .pipeInput(new TestRecord<>(command.key(), value, headers, now));
+    }
+
+    /** Publishes a command without the platform's signature, as a team's worker writing to the topic could. */
+    void publishUnsigned(Command command) {
+        driver.createInputTopic(EngineTopics.COMMANDS, new StringSerializer(), new org.apache.kafka.common.serialization.ByteArraySerializer())
+                .pipeInput(command.key(), RecordSerde.write(command), now);
     }
 
     /** How many answers this command has had so far. */

@@ -265,7 +265,19 @@ class LogReplayDeterminismTest {
             }
             props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
             driver = new TopologyTestDriver(EngineTopology.build(new EngineConfig(Duration.ofMillis(100), CALLBACK_IDS)), props, START);
-            commands = driver.createInputTopic(EngineTopics.COMMANDS, new ByteArraySerializer(), new ByteArraySerializer());
+            // Each record signed as the platform's writers sign theirs, punctuation's own commands read back included.
+            commands = driver.createInputTopic(EngineTopics.COMMANDS, new ByteArraySerializer(), new Serializer<byte[]>() {
+                @Override
+                public byte[] serialize(String topic, byte[] value) {
+                    throw new UnsupportedOperationException("Expected headers for the signature");
+                }
+
+                @Override
+                public byte[] serialize(String topic, org.apache.kafka.common.header.Headers headers, byte[] value) {
+                    CALLBACK_IDS.commandSignature().sign(headers, value);
+                    return value;
+                }
+            });
             written = driver.createOutputTopic(EngineTopics.COMMANDS, new ByteArrayDeserializer(), new ByteArrayDeserializer());
             for (String topic : COMPARED_TOPICS) {
                 decided.put(topic, driver.createOutputTopic(topic, new ByteArrayDeserializer(), new ByteArrayDeserializer()));

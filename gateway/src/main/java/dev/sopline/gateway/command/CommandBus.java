@@ -1,7 +1,11 @@
 package dev.sopline.gateway.command;
 
 import dev.sopline.engine.api.DecisionListener;
+import dev.sopline.engine.api.query.StateUnavailableException;
+import dev.sopline.engine.api.secret.CommandSignature;
+import dev.sopline.engine.api.secret.EngineSecret;
 import dev.sopline.engine.api.topic.EngineTopics;
+import dev.sopline.gateway.engine.EnginesKey;
 import dev.sopline.engine.api.serde.RecordSerde;
 import dev.sopline.schemas.kafka.KafkaClientSecurity;
 import dev.sopline.gateway.config.SopProperties;
@@ -13,6 +17,7 @@ import dev.sopline.schemas.command.CommandReply;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -65,12 +70,15 @@ public class CommandBus implements StopsConcurrently, DecisionListener {
     private final Map<Class<?>, Map<String, Timer>> roundTrips = new ConcurrentHashMap<>();
     private final WaitingRoom waitingRoom;
     private final Counter turnedAway;
+    private final Supplier<CommandSignature> signature;
     private KafkaProducer<String, byte[]> producer;
 
     @org.springframework.beans.factory.annotation.Autowired
     public CommandBus(SopProperties properties, MeterRegistry meters, LocalDecisions localDecisions,
                       @org.springframework.beans.factory.annotation.Value("${sop.commands-in-flight:128}") int inFlightLimit) {
-        this(properties, meters, EngineTopics.COMMANDS, EngineTopics.REPLIES, localDecisions, inFlightLimit);
+        this(properties, meters, EngineTopics.COMMANDS, EngineTopics.REPLIES, localDecisions, inFlightLimit,
+                new EnginesKey<>(() -> EngineSecret.resolve(properties.engine().secret(), properties.kafka().bootstrapServers()),
+                        CommandSignature::of, Clock.systemUTC()));
     }
 
     /**
@@ -78,9 +86,11 @@ public class CommandBus implements StopsConcurrently, DecisionListener {
      * @param repliesTopic where the engine's replies come from
      * @param everyReplyToldHere whether every reply is told to {@link #replied} now, by an engine in this JVM
      * @param inFlightLimit how many commands may wait for their replies at once; {@link #send} turns away more
+     * @param signature signs every command, as the engine takes only the platform's signed commands ({@link CommandSignature})
      */
     CommandBus(SopProperties properties, MeterRegistry meters, String commandsTopic, String repliesTopic, BooleanSupplier everyReplyToldHere,
-               int inFlightLimit) {
+               int inFlightLimit, Supplier<CommandSignature> signature) {
+        this.signature = signature;
         this.properties = properties;
         this.meters = meters;
         this.commandsTopic = commandsTopic;
@@ -128,8 +138,7 @@ public class CommandBus implements StopsConcurrently, DecisionListener {
         CompletableFuture<Supplier<CommandReply>> reply = new CompletableFuture<>();
         waiting.put(command.commandId(), reply);
         try {
-            producer.send(new ProducerRecord<>(commandsTopic, command.key(), commands.serializer().serialize(commandsTopic, command)))
-                    .get(properties.commandTimeout().toMillis(), TimeUnit.MILLISECONDS);
+            producer.send(signed(command)).get(properties.commandTimeout().toMillis(), TimeUnit.MILLISECONDS);
             long left = properties.commandTimeout().toNanos() - (System.nanoTime() - started);
             CommandReply answer = reply.get(Math.max(left, 1), TimeUnit.NANOSECONDS).get();
             roundTrip(command, String.valueOf(answer.status())).record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
@@ -155,14 +164,31 @@ public class CommandBus implements StopsConcurrently, DecisionListener {
      */
     public void publish(Command command) {
         try {
-            producer.send(new ProducerRecord<>(commandsTopic, command.key(), commands.serializer().serialize(commandsTopic, command)))
-                    .get(properties.commandTimeout().toMillis(), TimeUnit.MILLISECONDS);
+            producer.send(signed(command)).get(properties.commandTimeout().toMillis(), TimeUnit.MILLISECONDS);
         } catch (TimeoutException | ExecutionException e) {
             throw new EngineUnavailableException("Expected to publish the command, but " + e.getMessage(), e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new EngineUnavailableException("Interrupted while publishing the command", e);
         }
+    }
+
+    /**
+     * The command's record, signed as the platform's.
+     *
+     * @throws EngineUnavailableException while the engines' secret cannot be read, before anything is published
+     */
+    private ProducerRecord<String, byte[]> signed(Command command) {
+        CommandSignature signer;
+        try {
+            signer = signature.get();
+        } catch (StateUnavailableException e) {
+            throw new EngineUnavailableException("Expected to sign the command, but " + e.getMessage(), e);
+        }
+        byte[] value = commands.serializer().serialize(commandsTopic, command);
+        ProducerRecord<String, byte[]> record = new ProducerRecord<>(commandsTopic, command.key(), value);
+        signer.sign(record.headers(), value);
+        return record;
     }
 
     /** Commands sent and replies received, by command kind and reply status, with their round-trip latency. */

@@ -4,6 +4,7 @@ import dev.sopline.engine.api.query.StateUnavailableException;
 import dev.sopline.engine.api.EmbeddedEngine;
 import dev.sopline.engine.api.EmbeddedEngines;
 import dev.sopline.engine.api.query.EngineReader;
+import dev.sopline.engine.api.query.EngineQueryKey;
 import dev.sopline.engine.api.secret.EngineSecret;
 import dev.sopline.engine.api.query.ReplicaSetEngineReader;
 import dev.sopline.gateway.config.SopProperties;
@@ -47,7 +48,8 @@ public class EngineAccess implements SmartLifecycle {
     public void start() {
         if (!properties.runsEngineHere()) {
             remote = new ReplicaSetEngineReader(properties.engine().replicaUrls(),
-                    new EnginesKey(() -> EngineSecret.resolve(properties.engine().secret(), properties.kafka().bootstrapServers()), Clock.systemUTC()));
+                    new EnginesKey<>(() -> EngineSecret.resolve(properties.engine().secret(), properties.kafka().bootstrapServers()), EngineQueryKey::of,
+                            Clock.systemUTC()));
             return;
         }
         engine = EmbeddedEngines.start(System.getenv(), properties.kafka().bootstrapServers(), properties.dataDir().resolve("engine"), meters,

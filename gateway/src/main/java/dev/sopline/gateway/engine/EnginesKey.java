@@ -6,33 +6,39 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
- * The engines' query key as a gateway without an engine learns it ({@link EngineQueryKey}): at its first read, not at
- * start, so a gateway started before the engines kept their secret waits for them as for any read (503 meanwhile).
+ * A key derived from the engines' secret, as the gateway learns it: the query key of a gateway without an engine
+ * ({@link EngineQueryKey}), the signature of every gateway's commands ({@code CommandSignature}). Learnt at its first
+ * use, not at start, so a gateway started before the engines kept their secret waits for them as for any read (503
+ * meanwhile).
  * Reading the secret can take its read limit (30 s) while Kafka does not answer: one thread reads it at a time, and
  * after a failure every read fails at once for {@link #RETRY_AFTER}, so that the reads of every client do not each
  * hold a request thread for that long.
  */
-final class EnginesKey implements Supplier<EngineQueryKey> {
+public final class EnginesKey<K> implements Supplier<K> {
 
     static final Duration RETRY_AFTER = Duration.ofSeconds(5);
 
     private final Supplier<byte[]> secret;
+    private final Function<byte[], K> derive;
     private final Clock clock;
     private final ReentrantLock reading = new ReentrantLock();
-    private volatile EngineQueryKey known;
+    private volatile K known;
     private volatile Instant failedAt = Instant.MIN;
 
-    EnginesKey(Supplier<byte[]> secret, Clock clock) {
+    /** @param derive the key from the secret */
+    public EnginesKey(Supplier<byte[]> secret, Function<byte[], K> derive, Clock clock) {
         this.secret = secret;
+        this.derive = derive;
         this.clock = clock;
     }
 
     @Override
-    public EngineQueryKey get() {
-        EngineQueryKey key = known;
+    public K get() {
+        K key = known;
         if (key != null) {
             return key;
         }
@@ -41,7 +47,7 @@ final class EnginesKey implements Supplier<EngineQueryKey> {
         }
         try {
             if (known == null) {
-                known = EngineQueryKey.of(secret.get());
+                known = derive.apply(secret.get());
             }
             return known;
         } catch (RuntimeException e) {

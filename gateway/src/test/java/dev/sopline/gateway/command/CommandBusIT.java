@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import com.github.f4b6a3.ulid.UlidCreator;
+import dev.sopline.engine.api.secret.CommandSignature;
 import dev.sopline.engine.api.serde.RecordSerde;
 import dev.sopline.gateway.config.SopProperties;
 import dev.sopline.schemas.command.Command;
@@ -59,7 +60,8 @@ class CommandBusIT {
         }
         SopProperties properties = new SopProperties(new SopProperties.Kafka(SharedKafka.bootstrapServers()), null, Path.of("unused"),
                 null, null, null, Duration.ofSeconds(20), null, null);
-        bus = new CommandBus(properties, meters, commands, replies, everyReplyToldHere::get, IN_FLIGHT_LIMIT);
+        bus = new CommandBus(properties, meters, commands, replies, everyReplyToldHere::get, IN_FLIGHT_LIMIT,
+                () -> CommandSignature.of(new byte[32]));
         bus.start();
         await().atMost(Duration.ofSeconds(20)).until(bus::isHealthy);
     }
@@ -205,7 +207,7 @@ class CommandBusIT {
 
     @Test
     void shouldRefuseToStartWithoutRoomForOneCommand() {
-        assertThatThrownBy(() -> new CommandBus(null, meters, commands, replies, () -> false, 0))
+        assertThatThrownBy(() -> new CommandBus(null, meters, commands, replies, () -> false, 0, () -> null))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("SOP_COMMANDS_IN_FLIGHT");
     }
 

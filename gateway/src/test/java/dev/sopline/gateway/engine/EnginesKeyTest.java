@@ -41,10 +41,10 @@ class EnginesKeyTest {
     @Test
     void shouldReadTheSecretOnceAndKeepTheKey() {
         AtomicInteger reads = new AtomicInteger();
-        EnginesKey key = new EnginesKey(() -> {
+        EnginesKey<EngineQueryKey> key = new EnginesKey<>(() -> {
             reads.incrementAndGet();
             return SECRET;
-        }, clock);
+        }, EngineQueryKey::of, clock);
 
         assertThat(key.get().value()).isEqualTo(EngineQueryKey.of(SECRET).value());
         assertThat(key.get().value()).isEqualTo(EngineQueryKey.of(SECRET).value());
@@ -54,12 +54,12 @@ class EnginesKeyTest {
     @Test
     void shouldFailAtOnceForAWhileAfterTheSecretCouldNotBeRead() {
         AtomicInteger reads = new AtomicInteger();
-        EnginesKey key = new EnginesKey(() -> {
+        EnginesKey<EngineQueryKey> key = new EnginesKey<>(() -> {
             if (reads.incrementAndGet() == 1) {
                 throw new IllegalStateException("Kafka does not answer");
             }
             return SECRET;
-        }, clock);
+        }, EngineQueryKey::of, clock);
 
         assertThatThrownBy(key::get).isInstanceOf(StateUnavailableException.class).hasMessageContaining("Kafka does not answer");
         assertThatThrownBy(key::get).as("within the pause: not read again").isInstanceOf(StateUnavailableException.class);
@@ -74,7 +74,7 @@ class EnginesKeyTest {
     void shouldLetOneThreadReadTheSecretWhileOthersFailAtOnce() throws Exception {
         CountDownLatch reading = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
-        EnginesKey key = new EnginesKey(() -> {
+        EnginesKey<EngineQueryKey> key = new EnginesKey<>(() -> {
             reading.countDown();
             try {
                 release.await(10, TimeUnit.SECONDS);
@@ -82,7 +82,7 @@ class EnginesKeyTest {
                 Thread.currentThread().interrupt();
             }
             return SECRET;
-        }, clock);
+        }, EngineQueryKey::of, clock);
 
         CompletableFuture<EngineQueryKey> first = CompletableFuture.supplyAsync(key);
         assertThat(reading.await(10, TimeUnit.SECONDS)).isTrue();
