@@ -1,5 +1,6 @@
 package dev.sopline.engine.it;
 
+import dev.sopline.engine.api.secret.EngineSecret;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assumptions.assumeFalse;
@@ -53,7 +54,7 @@ class PendingFeedSnapshotIT {
             partitions = EngineTopics.partitions(admin, EngineTopics.COMMANDS);
         }
         // The engine's topology and settings, in the engine's group: it goes on from the commands other tests decided.
-        KafkaStreams streams = new KafkaStreams(EngineTopology.build(new EngineConfig(Duration.ofMillis(100), new CallbackIds(new byte[32]))),
+        KafkaStreams streams = new KafkaStreams(EngineTopology.build(new EngineConfig(Duration.ofMillis(100), new CallbackIds(EngineSecret.resolve(null, settings.bootstrapServers())))),
                 settings.streamsProperties());
         try (EngineClient client = new EngineClient(settings.bootstrapServers())) {
             streams.start();

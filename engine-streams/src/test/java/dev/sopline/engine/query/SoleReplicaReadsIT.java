@@ -1,5 +1,6 @@
 package dev.sopline.engine.query;
 
+import dev.sopline.engine.api.secret.EngineSecret;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -56,7 +57,7 @@ class SoleReplicaReadsIT {
         Properties properties = settings.streamsProperties();
         // Only the stores are read here: the commands other tests left on the shared broker are not decided again.
         properties.put(StreamsConfig.consumerPrefix(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG), "latest");
-        KafkaStreams streams = new KafkaStreams(EngineTopology.build(new EngineConfig(Duration.ofMillis(100), new CallbackIds(new byte[32]))),
+        KafkaStreams streams = new KafkaStreams(EngineTopology.build(new EngineConfig(Duration.ofMillis(100), new CallbackIds(EngineSecret.resolve(null, settings.bootstrapServers())))),
                 properties) {
             @Override
             public <T> T store(StoreQueryParameters<T> parameters) {
