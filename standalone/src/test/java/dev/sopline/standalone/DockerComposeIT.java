@@ -173,7 +173,7 @@ class DockerComposeIT {
         }
         assertThat(readable).containsExactlyInAnyOrderElementsOf(EXAMPLE_RUNS.stream().map(Topics::automatedStepsFor).toList());
         assertThat(readable).doesNotContain(Topics.automatedStepsFor("shipping.send"), "sop.steps.automated", Topics.EVENTS);
-        assertThat(writable).containsExactly(Topics.STEP_RESULTS);
+        assertThat(writable).as("results: the SDK's to the command topic, others' to sop.step-results").containsExactly("sop.commands", Topics.STEP_RESULTS);
         assertThat(groups).containsExactly("example-workers");
     }
 

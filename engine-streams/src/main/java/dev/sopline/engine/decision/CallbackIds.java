@@ -1,9 +1,9 @@
 package dev.sopline.engine.decision;
 
 import dev.sopline.engine.api.secret.CommandSignature;
+import dev.sopline.engine.api.secret.HmacSha256;
 import com.github.f4b6a3.ulid.Ulid;
 import java.nio.charset.StandardCharsets;
-import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
 import java.util.Arrays;
 import javax.crypto.Mac;
@@ -17,7 +17,7 @@ import javax.crypto.spec.SecretKeySpec;
  */
 public final class CallbackIds {
 
-    private static final String ALGORITHM = "HmacSHA256";
+    private static final String ALGORITHM = HmacSha256.ALGORITHM;
     private static final int ULID_BYTES = 16;
 
     /** Put before a result key's fields, so no result key is ever a callback id or the other way round. */
@@ -92,13 +92,7 @@ public final class CallbackIds {
     }
 
     private Mac newMac() {
-        try {
-            Mac mac = Mac.getInstance(ALGORITHM);
-            mac.init(key);
-            return mac;
-        } catch (GeneralSecurityException e) {
-            throw new IllegalStateException("Expected the JVM to provide " + ALGORITHM, e);
-        }
+        return HmacSha256.under(key.getEncoded());
     }
 
     /** Never shows the key. */

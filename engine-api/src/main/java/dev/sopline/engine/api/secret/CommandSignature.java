@@ -1,10 +1,8 @@
 package dev.sopline.engine.api.secret;
 
 import java.nio.charset.StandardCharsets;
-import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
 import javax.crypto.Mac;
-import javax.crypto.spec.SecretKeySpec;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.Headers;
 
@@ -21,26 +19,18 @@ import org.apache.kafka.common.header.Headers;
 public final class CommandSignature {
 
     public static final String HEADER = "sop-command-signature";
-    private static final String ALGORITHM = "HmacSHA256";
     private static final String PURPOSE = "sop-command-signature";
 
-    private final SecretKeySpec key;
     /** A Mac is not thread-safe, and setting one up costs more than the hash of a command: one per thread. */
-    private final ThreadLocal<Mac> macs = ThreadLocal.withInitial(this::newMac);
+    private final ThreadLocal<Mac> macs;
 
     private CommandSignature(byte[] derivedKey) {
-        this.key = new SecretKeySpec(derivedKey, ALGORITHM);
+        this.macs = ThreadLocal.withInitial(() -> HmacSha256.under(derivedKey));
     }
 
     /** The signature of the engines sharing {@code engineSecret}. */
     public static CommandSignature of(byte[] engineSecret) {
-        try {
-            Mac mac = Mac.getInstance(ALGORITHM);
-            mac.init(new SecretKeySpec(engineSecret, ALGORITHM));
-            return new CommandSignature(mac.doFinal(PURPOSE.getBytes(StandardCharsets.UTF_8)));
-        } catch (GeneralSecurityException e) {
-            throw new IllegalStateException("Expected the JVM to provide " + ALGORITHM, e);
-        }
+        return new CommandSignature(HmacSha256.under(engineSecret).doFinal(PURPOSE.getBytes(StandardCharsets.UTF_8)));
     }
 
     /** Puts the signature of {@code value} in {@code headers}, in place of any the record carried. */
@@ -66,16 +56,6 @@ public final class CommandSignature {
 
     private byte[] hash(byte[] value) {
         return macs.get().doFinal(value);
-    }
-
-    private Mac newMac() {
-        try {
-            Mac mac = Mac.getInstance(ALGORITHM);
-            mac.init(key);
-            return mac;
-        } catch (GeneralSecurityException e) {
-            throw new IllegalStateException("Expected the JVM to provide " + ALGORITHM, e);
-        }
     }
 
     @Override
