@@ -2,8 +2,8 @@ package dev.sopline.gateway.mcp;
 
 import dev.sopline.gateway.api.InstanceController;
 import dev.sopline.gateway.api.PendingStepController;
-import java.util.List;
 import dev.sopline.gateway.mcp.ToolSchemas.Effect;
+import java.util.List;
 import org.springframework.http.HttpMethod;
 import org.springframework.stereotype.Component;
 
@@ -41,19 +41,22 @@ class StepTools implements ToolSet {
                                 call.asOperation("GET", "/sop/steps/pending")), "steps"),
                 new ToolDefinition(ToolSchemas.tool("submit_step", "Resolve a step",
                         "Resolve an active step with its outputs: every output list_pending_steps shows for it (except computed "
-                                + "ones), nothing else, enum values as listed. Answers the completed step; the instance then moves on.",
+                                + "ones), nothing else, enum values as listed. Give the attempt list_pending_steps showed: if the step "
+                                + "was retried since, the submit is refused instead of resolving the newer attempt. Answers the completed "
+                                + "step; the instance then moves on.",
                         """
                         {"type": "object", "required": ["process", "instance_id", "step_id", "outputs"], "additionalProperties": false, "properties": {
                           "process": {"type": "string", "description": "The process name"},
                           "instance_id": {"type": "string", "description": "The instance id"},
                           "step_id": {"type": "string", "description": "The step id, from list_pending_steps or get_instance"},
                           "outputs": {"type": "object", "description": "The step's declared outputs, name to value", "additionalProperties": true},
+                          "attempt": {"type": "integer", "minimum": 1, "description": "The step's attempt, from list_pending_steps; refused with invalid_transition once the step has moved on from it"},
                         %s}}""".formatted(ToolSchemas.IDEMPOTENCY_KEY_PROPERTY), Effect.WRITES),
                         HttpMethod.POST, "/sop/{name}/{id}/steps/{stepId}/submit", call -> {
                             String name = call.text("process");
                             String id = call.text("instance_id");
                             String step = call.text("step_id");
-                            return instances.submit(name, id, step, call.objectBody("outputs"),
+                            return instances.submit(name, id, step, call.objectBody("outputs", List.of("attempt")),
                                     call.asOperation("POST", "/sop/" + name + "/" + id + "/steps/" + step + "/submit"));
                         }, null));
     }

@@ -90,6 +90,14 @@ final class ToolCall {
 
     /** An object argument as the JSON body the operation reads, e.g. {@code {"inputs": {...}}}. */
     byte[] objectBody(String name) {
+        return objectBody(name, List.of());
+    }
+
+    /**
+     * The request body of an endpoint that takes the object argument {@code name} as its field of that name, with the
+     * arguments named in {@code alsoPassed} beside it when given (the endpoint checks them as it checks any body).
+     */
+    byte[] objectBody(String name, List<String> alsoPassed) {
         Object value = arguments.get(name);
         if (value == null) {
             throw invalid(name, ViolationCode.REQUIRED, "Expected the argument '" + name + "', an object");
@@ -97,7 +105,10 @@ final class ToolCall {
         if (!(value instanceof Map<?, ?>)) {
             throw invalid(name, ViolationCode.INVALID_TYPE, "Expected the argument '" + name + "' to be an object");
         }
-        return Json.mapper().writeValueAsBytes(Map.of(name, value));
+        Map<String, Object> body = new java.util.LinkedHashMap<>();
+        body.put(name, value);
+        alsoPassed.stream().filter(arguments::containsKey).forEach(argument -> body.put(argument, arguments.get(argument)));
+        return Json.mapper().writeValueAsBytes(body);
     }
 
     private static ApiException invalid(String name, String code, String message) {

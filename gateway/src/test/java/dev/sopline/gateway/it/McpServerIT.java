@@ -96,8 +96,13 @@ class McpServerIT extends GatewayTestBase {
         assertThat(form.path("step_id").asString()).isEqualTo("read");
         assertThat(form.path("outputs").get(0).path("values").toString()).contains("accept", "reject");
 
+        assertThat(form.path("attempt").asInt()).isEqualTo(1);
+        CallToolResult stale = call("submit_step", Map.of("process", PROCESS, "instance_id", id, "step_id", "read",
+                "outputs", Map.of("verdict", "reject"), "attempt", 2));
+        assertThat(stale.isError()).as("an attempt the step is not at").isTrue();
+        assertThat(text(stale)).contains("invalid_transition");
         CallToolResult submitted = call("submit_step", Map.of("process", PROCESS, "instance_id", id, "step_id", "read",
-                "outputs", Map.of("verdict", "accept")));
+                "outputs", Map.of("verdict", "accept"), "attempt", 1));
         assertThat(submitted.isError()).as(text(submitted)).isNotEqualTo(Boolean.TRUE);
         assertThat(json(submitted).path("state").asString()).isEqualTo("completed");
 
