@@ -7,7 +7,8 @@
 #   - read its consumer group (join, commit and fetch its offsets),
 #   - write and describe sop.commands, where the SDK writes results and heartbeats: the engines take an unsigned
 #     record there only as a worker's result with its result key checked (the platform's own commands are signed), so
-#     this grants no more than writing sop.step-results does,
+#     this grants no more than writing sop.step-results does (never grant a worker a TransactionalId ACL: a transaction
+#     it left open on sop.commands would hold the engine's reading of that partition until the broker aborts it),
 #   - write and describe sop.step-results (results and heartbeats of workers that do not write sop.commands). Since
 #     Kafka 3.0 (KIP-679), Write on a topic is enough for its idempotent producer: no IdempotentWrite on the cluster.
 # Anything else, another team's topic included, the broker refuses with an authorization error.

@@ -2,6 +2,7 @@ package dev.sopline.worker;
 
 import dev.sopline.schemas.topic.Topics;
 import java.nio.charset.StandardCharsets;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.errors.TopicAuthorizationException;
 import org.slf4j.Logger;
@@ -29,6 +30,7 @@ final class ResultRoute {
 
     private final String workerId;
     private volatile boolean direct;
+    private final AtomicBoolean switchedOver = new AtomicBoolean();
 
     /** @param direct whether results go to the command topic first, or only ever to {@code sop.step-results} */
     ResultRoute(String workerId, boolean direct) {
@@ -51,15 +53,17 @@ final class ResultRoute {
     /**
      * Whether {@code failure} was the broker refusing this worker the command topic. Results go to
      * {@code sop.step-results} from then on, and the refused one may be sent again there at once: nothing of it was
-     * written.
+     * written. True for every result refused so, those that were in flight beside the first one too.
      */
     boolean refusedDirect(Throwable failure) {
-        if (direct && failure instanceof TopicAuthorizationException refused && refused.unauthorizedTopics().contains(COMMANDS)) {
+        if (!(failure instanceof TopicAuthorizationException refused) || !refused.unauthorizedTopics().contains(COMMANDS)) {
+            return false;
+        }
+        if (switchedOver.compareAndSet(false, true)) {
             direct = false;
             LOG.info("Worker {} may not write to {}; sending its results to {}, which the engines relay", workerId, COMMANDS, Topics.STEP_RESULTS);
-            return true;
         }
-        return false;
+        return true;
     }
 
     boolean direct() {

@@ -135,7 +135,7 @@ final class EngineRun implements AutoCloseable {
 
     EngineRun(String bootstrap, int workerCount, int concurrency) throws InterruptedException {
         this.bootstrap = bootstrap;
-        this.signature = CommandSignature.of(EngineSecret.resolve(null, bootstrap));
+        this.signature = CommandSignature.of(EngineSecret.resolve(System.getenv("SOP_ENGINE_SECRET"), bootstrap));
         producer = new KafkaProducer<>(Map.of(
                 ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
                 ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true,

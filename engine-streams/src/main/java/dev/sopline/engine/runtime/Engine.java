@@ -89,6 +89,10 @@ public final class Engine implements EmbeddedEngine {
         EngineQueryKey queryKey = EngineQueryKey.of(secret);
         EngineMetrics metrics = new EngineMetrics(registry);
         ProducedCommandLog commandLog = new ProducedCommandLog(settings, callbackIds.commandSignature());
+        if (settings.unsignedCommandsAccepted()) {
+            LOG.warn("SOP_COMMAND_SIGNATURES=optional: unsigned commands on {} are taken as what they claim to be. Use it only while "
+                    + "upgrading from a release that did not sign, and grant no worker Write on {} meanwhile", EngineTopics.COMMANDS, EngineTopics.COMMANDS);
+        }
         KafkaStreams streams = new KafkaStreams(
                 EngineTopology.build(new EngineConfig(settings.timerInterval(), callbackIds, EngineConfig.DEFAULT_FIRES_PER_PUNCTUATION,
                         new InstanceBudget(settings.instanceMaxBytes()))

@@ -136,7 +136,7 @@ public record EngineSettings(
     /**
      * {@code SOP_COMMAND_SIGNATURES}: {@code required} (the default, and unset) takes from the command topic only the
      * platform's signed commands and workers' results; {@code optional} also takes unsigned commands as what they claim
-     * to be, for a rolling upgrade from a release whose gateways did not sign (README, "Upgrading").
+     * to be, for a rolling upgrade from a release whose gateways and engines did not sign (README, "Configuration").
      */
     static boolean unsignedCommandsAccepted(String text) {
         if (text == null || text.isBlank() || text.trim().equalsIgnoreCase("required")) {

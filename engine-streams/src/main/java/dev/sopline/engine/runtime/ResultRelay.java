@@ -13,6 +13,7 @@ import java.time.Duration;
 import java.util.Properties;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
@@ -62,7 +63,8 @@ public final class ResultRelay implements AutoCloseable {
                     StepResult result = record.value().bounded();
                     byte[] copy = encoded(result);
                     if (copy != null) {
-                        context().forward(record.withKey(new ReportStepResult(result).key()).withValue(copy));
+                        // Nothing of the worker's record but its result: no header of its own reaches the command topic.
+                        context().forward(record.withKey(new ReportStepResult(result).key()).withValue(copy).withHeaders(new RecordHeaders()));
                     }
                 }
             }

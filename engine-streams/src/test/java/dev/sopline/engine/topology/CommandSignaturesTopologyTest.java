@@ -11,6 +11,8 @@ import dev.sopline.schemas.event.StepReady;
 import dev.sopline.schemas.event.StepResult;
 import dev.sopline.schemas.instance.InstanceState;
 import dev.sopline.schemas.instance.StepState;
+import dev.sopline.schemas.json.Json;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
@@ -66,8 +68,23 @@ class CommandSignaturesTopologyTest {
     @Test
     void shouldTakeAWorkersUnsignedResultAsTheSdkWritesIt() {
         StepReady ready = started(config(true));
+        // The SDK's record: the result's JSON, as sop.step-results holds one, wrapped as the command (ResultRoute).
+        byte[] resultJson = Json.mapper().writeValueAsBytes(result(ready, ready.resultKey()));
+        byte[] command = ("{\"command\":\"report_step_result\",\"result\":" + new String(resultJson, StandardCharsets.UTF_8) + "}")
+                .getBytes(StandardCharsets.UTF_8);
 
-        engine.publishUnsigned(new ReportStepResult(result(ready, ready.resultKey())));
+        engine.publishRaw(ID, command);
+
+        assertThat(engine.instance(ID).step("charge").orElseThrow().state()).isEqualTo(StepState.COMPLETED);
+    }
+
+    @Test
+    void shouldPassOverAnUnsignedResultThatNamesNoStepAndGoOn() {
+        StepReady ready = started(config(false));
+
+        engine.publishRaw(ID, "{\"command\":\"report_step_result\"}".getBytes(StandardCharsets.UTF_8));
+        engine.publishRaw(ID, "{\"command\":\"report_step_result\",\"result\":{\"attempt\":1}}".getBytes(StandardCharsets.UTF_8));
+        engine.result(result(ready, ready.resultKey()));
 
         assertThat(engine.instance(ID).step("charge").orElseThrow().state()).isEqualTo(StepState.COMPLETED);
     }

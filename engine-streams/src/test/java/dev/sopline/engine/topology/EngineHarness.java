@@ -238,6 +238,12 @@ final class EngineHarness implements AutoCloseable {
                 .pipeInput(new TestRecord<>(command.key(), value, headers, now));
     }
 
+    /** Publishes {@code value} as it is, unsigned, as any writer of the command topic could. */
+    void publishRaw(String key, byte[] value) {
+        driver.createInputTopic(EngineTopics.COMMANDS, new StringSerializer(), new org.apache.kafka.common.serialization.ByteArraySerializer())
+                .pipeInput(key, value, now);
+    }
+
     /** Publishes a command without the platform's signature, as a team's worker writing to the topic could. */
     void publishUnsigned(Command command) {
         driver.createInputTopic(EngineTopics.COMMANDS, new StringSerializer(), new org.apache.kafka.common.serialization.ByteArraySerializer())

@@ -232,6 +232,17 @@ public class CommandBus implements StopsConcurrently, DecisionListener {
 
     @Override
     public void start() {
+        // The engines' secret is read now, beside the start, rather than by the first request: while it is being read,
+        // other commands are answered 503 at once, and a burst of first requests would all be.
+        Thread keyReader = new Thread(() -> {
+            try {
+                signature.get();
+            } catch (RuntimeException notYet) {
+                // Read again by the first command; until then nothing waits for it.
+            }
+        }, "engines-secret-reader");
+        keyReader.setDaemon(true);
+        keyReader.start();
         producer = new KafkaProducer<>(KafkaClientSecurity.secured(producerSettings(properties.kafka().bootstrapServers())),
                 new StringSerializer(), new ByteArraySerializer());
         // Replies are read as written: the command they answer is already on the command log, so an engine transaction

@@ -3,13 +3,14 @@ package dev.sopline.schemas.command;
 import dev.sopline.schemas.event.StepResult;
 
 /**
- * A worker's or agent's result from {@code sop.step-results}, relayed by the engine into its command topic so that
- * results and commands of one instance are decided in the order of one log. Nobody waits for a reply.
+ * A worker's or agent's result on the engine's command topic, so that results and commands of one instance are
+ * decided in the order of one log: written there by SDK workers themselves, or relayed by the engine from
+ * {@code sop.step-results}. Nobody waits for a reply.
  *
  * @param result the published result
  * @param tokenChecked true when the gateway wrote it for a token it checked (an HTTP worker's heartbeat): it then
- *     needs no result key. Null on the relay's copies from {@code sop.step-results}, which anyone with write access to
- *     that topic can write, and on records of earlier versions. Workers cannot write {@code sop.commands} themselves.
+ *     needs no result key. Taken only from a record the platform signed: the engine clears it on any unsigned one,
+ *     as workers write theirs, so a worker's own claim never spares its result the key check.
  */
 public record ReportStepResult(StepResult result, Boolean tokenChecked) implements InstanceCommand {
 
