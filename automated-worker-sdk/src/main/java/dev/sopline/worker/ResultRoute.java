@@ -21,8 +21,7 @@ import org.slf4j.LoggerFactory;
  */
 final class ResultRoute {
 
-    /** The engine's command topic ({@code EngineTopics.COMMANDS}; the SDK does not depend on the engine's modules). */
-    static final String COMMANDS = "sop.commands";
+    static final String COMMANDS = Topics.COMMANDS;
     private static final Logger LOG = LoggerFactory.getLogger(ResultRoute.class);
     /** The result's JSON becomes the command by wrapping, not by writing it again. */
     private static final byte[] OPEN = "{\"command\":\"report_step_result\",\"result\":".getBytes(StandardCharsets.UTF_8);

@@ -14,8 +14,7 @@ import tools.jackson.databind.JsonNode;
  */
 public final class WorkerResults {
 
-    /** The engine's command topic. */
-    public static final String COMMANDS = "sop.commands";
+    public static final String COMMANDS = Topics.COMMANDS;
     /** Where workers' results can be. */
     public static final List<String> TOPICS = List.of(Topics.STEP_RESULTS, COMMANDS);
 

@@ -10,6 +10,11 @@ public final class Topics {
     public static final String EVENTS = "sop.events";
     /** Results that workers and agents publish. */
     public static final String STEP_RESULTS = "sop.step-results";
+    /**
+     * The engine's command topic. Its records are the engine's to design, but SDK workers write their results to it
+     * (the engine takes an unsigned record there only as a worker's result), so its name is shared here.
+     */
+    public static final String COMMANDS = "sop.commands";
 
     private static final String STEP_READY_PREFIX = "sop.steps.";
     /** Namespace of a {@code run} reference with no dot, such as {@code charge}. */

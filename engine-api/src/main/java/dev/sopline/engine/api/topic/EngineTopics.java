@@ -32,7 +32,7 @@ public final class EngineTopics {
     private static final Duration RETRY_EVERY = Duration.ofMillis(100);
 
     /** Commands from gateways and from the engine itself; keyed by instance id, or workspace/process. */
-    public static final String COMMANDS = "sop.commands";
+    public static final String COMMANDS = Topics.COMMANDS;
     /** Replies to commands; keyed by command id, read by every gateway. */
     public static final String REPLIES = "sop.replies";
     /** Published process versions; compacted, keyed by workspace/process, read whole by every engine replica. */
