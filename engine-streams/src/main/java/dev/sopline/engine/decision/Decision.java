@@ -34,11 +34,6 @@ public record Decision(
         return new Decision(Optional.empty(), List.of(), Optional.of(reply), List.of(), List.of());
     }
 
-    /** Nothing changes and nobody is told, but a timer is set: a step's timeout whose deadline heartbeats moved on. */
-    public static Decision timer(Timer timer) {
-        return new Decision(Optional.empty(), List.of(), Optional.empty(), List.of(timer), List.of());
-    }
-
     /** Nothing changes and nobody is told: a late or duplicate worker result, a timer for an attempt that moved on. */
     public static Decision ignore() {
         return new Decision(Optional.empty(), List.of(), Optional.empty(), List.of(), List.of());

@@ -128,6 +128,16 @@ public final class InstanceDecider {
         transition.updateStep(step.withDeadline(deadline));
     }
 
+    /**
+     * The attempt's timeout timer fired before its deadline, which heartbeats moved on: it is set again at the
+     * deadline, and the step keeps where, so that the timer is removed when the attempt ends ({@code AttemptTimers}).
+     */
+    public void moveTimeoutTimer(Transition transition, StepRun step) {
+        StepRun moved = step.withTimeoutTimerAt(step.deadline());
+        transition.updateStep(moved);
+        scheduleTimeout(transition, moved, step.deadline());
+    }
+
     /** Offers the next attempt once the backoff of the failed one has passed. */
     public void retry(Transition transition, ProcessDefinition definition, StepRun step, Instant now) {
         StepDefinition stepDefinition = definition.step(step.id()).orElseThrow();

@@ -11,9 +11,10 @@ import java.time.Instant;
 import java.util.Optional;
 
 /**
- * Fires step timers. A timer set for an attempt that has moved on (completed, retried, cancelled) finds nothing
- * to do, which is why timers are never cancelled. A timeout whose deadline heartbeats moved later is set again at
- * that deadline, so one timer per attempt follows them.
+ * Fires step timers. An attempt's timers are removed when it ends ({@code AttemptTimers}); one that fires for an attempt
+ * that has moved on all the same (set by an earlier version, or read back after its attempt ended) finds nothing to
+ * do. A timeout whose deadline heartbeats moved later is set again at that deadline, where the step notes it, so one
+ * timer per attempt follows them.
  */
 public final class TimerHandler {
 
@@ -49,7 +50,8 @@ public final class TimerHandler {
                 }
                 if (now.isBefore(step.deadline())) {
                     // Heartbeats moved the deadline without a timer of their own: this one goes on to where it is now.
-                    return Decision.timer(timer.at(step.deadline()));
+                    decider.moveTimeoutTimer(transition, step);
+                    return transition.decide(null);
                 }
                 decider.timeOut(transition, definition, step, now);
             }

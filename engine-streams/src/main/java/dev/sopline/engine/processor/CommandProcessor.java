@@ -9,6 +9,7 @@ import dev.sopline.engine.handler.CommandHandlers;
 import dev.sopline.engine.handler.DefinitionLookup;
 import dev.sopline.engine.handler.ProcessDecision;
 import dev.sopline.engine.handler.ProcessHandler;
+import dev.sopline.engine.state.AttemptTimers;
 import dev.sopline.engine.state.FinishedInstance;
 import dev.sopline.engine.state.FinishedInstances;
 import dev.sopline.engine.state.Instance;
@@ -389,6 +390,7 @@ public final class CommandProcessor implements Processor<String, Command, String
             history.append(after.workspace(), after.id(), dev.sopline.engine.decision.HistoryEntries.of(deciding, before, decision, now));
             instances.put(after);
             indexes.update(before, after, definitionOf(after).orElse(null), now);
+            removeTimersOfEndedAttempts(before, after);
         });
         decision.timers().forEach(timer -> timers.put(timer.storeKey(), timer));
         // The reply goes out once the state it announces is in the stores (a read right after it finds the instance),
@@ -406,6 +408,18 @@ public final class CommandProcessor implements Processor<String, Command, String
             }
         }
         decision.followUps().forEach(command -> forward(EngineTopology.COMMANDS_SINK, command.key(), command, now));
+    }
+
+    /**
+     * Removes the timers of the attempts the decision ended ({@link AttemptTimers}); a timer that fired for this
+     * decision was taken out when its command was read, and is not removed twice (each removal is a changelog record).
+     */
+    private void removeTimersOfEndedAttempts(Instance before, Instance after) {
+        for (String key : AttemptTimers.endedBetween(before, after)) {
+            if (timers.get(key) != null) {
+                timers.delete(key);
+            }
+        }
     }
 
     private void apply(ProcessDecision decision, Instant now) {

@@ -7,7 +7,7 @@ import java.time.Instant;
  * A durable timer: kept in the timers store of the partition that owns its instance (or process), so it survives
  * restarts and rebalances. When it is due, wall-clock punctuation writes a {@link FireTimer} command to the command
  * topic; the timer is removed, and what it does decided, when that command is read. A timer that fires for an attempt that
- * has moved on is ignored, so timers are never cancelled.
+ * has moved on is ignored; a step's timers are removed when its attempt ends ({@link AttemptTimers}).
  *
  * @param dueAt when it fires
  * @param kind what it does

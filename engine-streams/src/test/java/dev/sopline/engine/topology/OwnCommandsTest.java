@@ -45,10 +45,12 @@ class OwnCommandsTest {
     void shouldWriteNoneOfItsOwnCommandsInsideItsTransaction() {
         // given a retry due, a finished instance past its retention and a held start whose process has arrived
         failFirstAttempt();
+        String finished = "01JW0000000000000000000003";
+        engine.start(finished, "billing", Map.of("amount", 5));
+        engine.cancel(finished, "billing");
         StartInstance early = engine.startCommand("01JW0000000000000000000002", "two-step", Map.of("title", "t"), "1.0");
         engine.publish(early);
         engine.register("two-step.yaml");
-        engine.cancel(ID, "billing");
         engine.logging(CommandLogging.HOLD);
 
         // when they are due
