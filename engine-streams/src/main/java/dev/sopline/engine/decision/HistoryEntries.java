@@ -95,7 +95,9 @@ public final class HistoryEntries {
 
     private static Map<String, Object> stepDetail(StepStateChanged changed, Instance after, Optional<JudgmentDecision> escalation) {
         Map<String, Object> detail = new LinkedHashMap<>();
-        if (changed.to() == StepState.FAILED && changed.step().error() != null) {
+        // A step cancelled while its failed attempt waited for the backoff keeps that attempt's error, which no new
+        // attempt's entry will carry now.
+        if ((changed.to() == StepState.FAILED || changed.to() == StepState.CANCELLED) && changed.step().error() != null) {
             detail.put("error", errorDetail(changed.step().error()));
         }
         if (changed.step().decision() != null && (changed.to() == StepState.COMPLETED || changed.from() == changed.to())) {

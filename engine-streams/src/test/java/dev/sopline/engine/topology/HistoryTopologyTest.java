@@ -107,6 +107,25 @@ class HistoryTopologyTest {
     }
 
     @Test
+    void shouldKeepTheErrorOfAnAttemptThatFailedWhenTheInstanceIsCancelledDuringItsBackoff() {
+        // given a first attempt that failed, its step waiting for the backoff before the next
+        engine.register("automated.yaml");
+        start("billing", Map.of("amount", 12));
+        engine.workerError(ID, "charge", 1, "declined");
+
+        // when the instance is cancelled before the next attempt
+        engine.send(new CancelInstance("cancel-1", EngineHarness.WORKSPACE, ID, "billing", ADA));
+
+        // then the step's cancellation tells why its last attempt ended
+        assertThat(lines()).containsExactly(
+                "instance null->running by token",
+                "charge#1 pending->active by engine",
+                "charge#1 active->cancelled by token",
+                "instance running->cancelled by token");
+        assertThat(history().get(2).detail()).isEqualTo(Map.of("error", Map.of("code", "declined", "message", "failed")));
+    }
+
+    @Test
     void shouldNameTheTimerForATimeoutAndTheTokenForARetryAndACancel() {
         // given
         engine.register("automated.yaml");
