@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.withinPercentage;
 
 import dev.sopline.engine.api.view.DurationBins;
 import dev.sopline.engine.api.view.WindowBucket;
+import dev.sopline.schemas.command.Actor;
+import dev.sopline.schemas.command.RetryInstance;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
@@ -67,6 +69,24 @@ class MetricsWindowTest {
                 .isCloseTo(Duration.ofMinutes(2).toMillis(), withinPercentage(2));
         assertThat(DurationBins.percentile(lastHour.durationBins(), 95, lastHour.maxDurationMs()))
                 .isEqualTo(Duration.ofMinutes(10).toMillis());
+    }
+
+    @Test
+    void shouldCountAnInstanceThatFailedAndCompletedAfterARetryAsEndingTwice() {
+        // given an instance whose step timed out (1 h), failing it, and which an operator retried
+        engine.register("automated.yaml");
+        engine.start(QUICK, "billing", Map.of("amount", 12));
+        engine.advance(Duration.ofMinutes(61));
+        engine.send(new RetryInstance("retry-1", EngineHarness.WORKSPACE, QUICK, "billing", Actor.token("tok-ops", "ops")));
+
+        // when its second attempt completes
+        engine.workerResult(QUICK, "charge", 2, Map.of("receipt", "r-1"));
+
+        // then the window counts each end at its own time: one start, one failure and one completion
+        WindowBucket lastDay = reads.window(engine.now().minus(Duration.ofDays(1)), engine.now());
+        assertThat(lastDay.started()).isEqualTo(1);
+        assertThat(lastDay.failed()).isEqualTo(1);
+        assertThat(lastDay.completed()).isEqualTo(1);
     }
 
     @Test
