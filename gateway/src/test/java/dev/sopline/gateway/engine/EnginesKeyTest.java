@@ -5,10 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.sopline.engine.api.query.EngineQueryKey;
 import dev.sopline.engine.api.query.StateUnavailableException;
+import dev.sopline.testing.ManualClock;
 import java.nio.charset.StandardCharsets;
-import java.time.Clock;
 import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -20,23 +19,7 @@ class EnginesKeyTest {
 
     private static final byte[] SECRET = "a secret of the engines".getBytes(StandardCharsets.UTF_8);
 
-    private Instant now = Instant.parse("2026-11-29T10:00:00Z");
-    private final Clock clock = new Clock() {
-        @Override
-        public java.time.ZoneId getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(java.time.ZoneId zone) {
-            return this;
-        }
-
-        @Override
-        public Instant instant() {
-            return now;
-        }
-    };
+    private final ManualClock clock = new ManualClock(Instant.parse("2026-11-29T10:00:00Z"));
 
     @Test
     void shouldReadTheSecretOnceAndKeepTheKey() {
@@ -65,7 +48,7 @@ class EnginesKeyTest {
         assertThatThrownBy(key::get).as("within the pause: not read again").isInstanceOf(StateUnavailableException.class);
         assertThat(reads).hasValue(1);
 
-        now = now.plus(EnginesKey.RETRY_AFTER);
+        clock.advance(EnginesKey.RETRY_AFTER);
         assertThat(key.get().value()).isEqualTo(EngineQueryKey.of(SECRET).value());
         assertThat(reads).hasValue(2);
     }
