@@ -3,16 +3,22 @@ package dev.sopline.engine.topology;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
+import dev.sopline.engine.state.AttemptTimers;
+import dev.sopline.engine.state.Instance;
+import dev.sopline.engine.state.StepRun;
 import dev.sopline.engine.state.Timer;
 import dev.sopline.schemas.command.FireTimer;
 import dev.sopline.schemas.definition.StepType;
 import dev.sopline.schemas.instance.InstanceState;
+import dev.sopline.schemas.json.Json;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * An attempt's timers (its timeout, the backoff before the next attempt) end with the attempt: the timers store holds
@@ -105,6 +111,45 @@ class AttemptTimersTopologyTest {
         assertThat(timersOf(ID)).isEmpty();
         engine.advance(Duration.ofSeconds(10));
         assertThat(engine.writtenCommands()).isEmpty();
+    }
+
+    @Test
+    void shouldDoNothingWithATimeoutWhoseCommandWasOnItsWayWhenTheStepCompleted() {
+        // given a form step whose 1 s timeout came due, its fire_timer command written but not read back yet
+        engine.register("quick-form.yaml", TimerFiringTest.QUICK_FORM.getBytes(StandardCharsets.UTF_8));
+        engine.start(ID, "quick-form", Map.of());
+        engine.logging(EngineHarness.CommandLogging.HOLD);
+        engine.advance(Duration.ofMillis(1_100));
+        assertThat(engine.held()).hasAtLeastOneElementOfType(FireTimer.class);
+
+        // when the person submits first, and the command is read after
+        assertThat(engine.submit(ID, "quick-form", "sign", Map.of("ok", "yes")).status()).isEqualTo(200);
+        engine.deliverHeld();
+
+        // then the step stays completed: its timer went with it, and the command finds none
+        assertThat(engine.instance(ID).state()).isEqualTo(InstanceState.COMPLETED);
+        assertThat(timersOf(ID)).isEmpty();
+    }
+
+    @Test
+    void shouldLeaveTheTimeoutOfAStepStoredBeforeStepsKeptWhereItIsDue() {
+        // given a webhook step as this version stores it, and as the previous one did, without where its timer is due
+        engine.register("webhook.yaml");
+        engine.start(ID, "identity", Map.of());
+        Instance stored = engine.instance(ID);
+        ObjectNode previous = Json.mapper().valueToTree(stored);
+        previous.withArray("steps").forEach(step -> ((ObjectNode) step).remove("timeout_timer_at"));
+        Instance storedBefore = Json.mapper().treeToValue(previous, Instance.class);
+
+        // when the step completes, then only the timer whose due time the step kept is removed: the other is left to
+        // fire, and a timer for an attempt that has ended does nothing
+        assertThat(AttemptTimers.endedBetween(stored, completed(stored))).hasSize(1);
+        assertThat(AttemptTimers.endedBetween(storedBefore, completed(storedBefore))).isEmpty();
+    }
+
+    private Instance completed(Instance instance) {
+        StepRun verify = instance.step("verify").orElseThrow();
+        return instance.withStep(verify.complete(Map.of("status", "verified"), null, engine.now()));
     }
 
     private List<Timer> timersOf(String instanceId) {
