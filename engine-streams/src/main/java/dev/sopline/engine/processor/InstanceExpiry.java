@@ -18,8 +18,9 @@ import java.util.Set;
 
 /**
  * Decides an {@link ExpireInstance} command: a finished instance whose retention has passed is removed from the
- * instances store, the indexes and its history. Its steps' timers went when the steps ended ({@code AttemptTimers}). An instance that
- * is not finished (any more), or whose retention, changed since, has not passed as of the command, stays.
+ * instances store, the indexes and its history. Its steps' timers went when the steps ended ({@code AttemptTimers}; a
+ * timer set by an earlier version may remain, to find no instance and do nothing). An instance that is not finished
+ * (any more), or whose retention, changed since, has not passed as of the command, stays.
  */
 final class InstanceExpiry {
 
