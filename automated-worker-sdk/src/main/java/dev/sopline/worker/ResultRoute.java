@@ -64,8 +64,4 @@ final class ResultRoute {
         }
         return true;
     }
-
-    boolean direct() {
-        return direct;
-    }
 }

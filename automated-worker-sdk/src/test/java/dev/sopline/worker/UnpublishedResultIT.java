@@ -42,12 +42,8 @@ class UnpublishedResultIT {
         // More refusals than the worker once tried before running the step again.
         AtomicInteger refusals = new AtomicInteger(6);
         OutageProducer producer = new OutageProducer(record -> refusals.getAndDecrement() > 0);
-        KafkaStepWorker worker = new KafkaStepWorker(SharedKafka.bootstrapServers(), "unpublished-workers",
-                StepTopics.forHandlers(Set.of("unpublished.work"), false), ready -> true, null, 1, "unpublished-worker", null, producer)
-                .withHandlers(Map.of("unpublished.work", step -> Map.of("result", "paid once, call " + calls.incrementAndGet())));
-        Thread thread = new Thread(worker, "unpublished-worker");
-        thread.start();
-        try {
+        try (RunningWorker worker = RunningWorker.start("unpublished", "unpublished.work", producer,
+                step -> Map.of("result", "paid once, call " + calls.incrementAndGet()))) {
             String id = platform.start("unpublished-flow", Map.of("n", 1));
 
             await().atMost(Duration.ofSeconds(60)).untilAsserted(() ->
@@ -56,9 +52,6 @@ class UnpublishedResultIT {
             assertThat(step.path("outputs").path("result").asString()).isEqualTo("paid once, call 1");
             assertThat(calls).as("handler calls").hasValue(1);
             assertThat(producer.refused()).isEqualTo(6);
-        } finally {
-            worker.stop(Duration.ofSeconds(5));
-            thread.join(15_000);
         }
     }
 
@@ -76,13 +69,9 @@ class UnpublishedResultIT {
         // The results of the first attempt never reach the broker; the engine times that attempt out (a step with a
         // heartbeat_timeout gets a new attempt then; without one it would fail).
         OutageProducer producer = new OutageProducer(record -> resultIn(record).path("attempt").asInt() == 1);
-        KafkaStepWorker worker = new KafkaStepWorker(SharedKafka.bootstrapServers(), "unpublished-timeout-workers",
-                StepTopics.forHandlers(Set.of("unpublishedtimeout.work"), false), ready -> true, null, 1, "unpublished-timeout-worker", null,
-                producer).withHandlers(Map.of("unpublishedtimeout.work",
-                        step -> Map.of("result", "call " + calls.incrementAndGet() + ", attempt " + step.attempt())));
-        Thread thread = new Thread(worker, "unpublished-timeout-worker");
-        try (CapturedLog log = CapturedLog.of(KafkaStepWorker.class)) {
-            thread.start();
+        try (CapturedLog log = CapturedLog.of(KafkaStepWorker.class);
+             RunningWorker worker = RunningWorker.start("unpublished-timeout", "unpublishedtimeout.work", producer,
+                     step -> Map.of("result", "call " + calls.incrementAndGet() + ", attempt " + step.attempt()))) {
             String id = platform.start("unpublished-timeout", Map.of("n", 1));
 
             await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
@@ -91,9 +80,6 @@ class UnpublishedResultIT {
             assertThat(step.path("outputs").path("result").asString()).isEqualTo("call 2, attempt 2");
             assertThat(calls).as("handler calls: one per attempt").hasValue(2);
             assertThat(log.messagesAtLeast(Level.WARN)).anySatisfy(message -> assertThat(message).contains("gave up on step work", "attempt 1"));
-        } finally {
-            worker.stop(Duration.ofSeconds(5));
-            thread.join(15_000);
         }
     }
 
@@ -104,12 +90,8 @@ class UnpublishedResultIT {
         // As a broker whose ACLs grant the worker sop.step-results and not the engine's command topic.
         OutageProducer producer = new OutageProducer(record -> record.topic().equals(ResultRoute.COMMANDS),
                 record -> new TopicAuthorizationException(Set.of(record.topic())));
-        KafkaStepWorker worker = new KafkaStepWorker(SharedKafka.bootstrapServers(), "refused-commands-workers",
-                StepTopics.forHandlers(Set.of("refusedcommands.work"), false), ready -> true, null, 1, "refused-commands-worker", null, producer)
-                .withHandlers(Map.of("refusedcommands.work", step -> Map.of("result", "call " + calls.incrementAndGet())));
-        Thread thread = new Thread(worker, "refused-commands-worker");
-        thread.start();
-        try {
+        try (RunningWorker worker = RunningWorker.start("refused-commands", "refusedcommands.work", producer,
+                step -> Map.of("result", "call " + calls.incrementAndGet()))) {
             String first = platform.start("refused-commands", Map.of("n", 1));
             String second = platform.start("refused-commands", Map.of("n", 2));
 
@@ -119,7 +101,23 @@ class UnpublishedResultIT {
             }
             assertThat(calls).as("handler calls: one per instance").hasValue(2);
             assertThat(producer.refused()).as("only the first result was refused; the rest went to sop.step-results").isEqualTo(1);
-        } finally {
+        }
+    }
+
+    /** A worker of one handler, in group {@code <name>-workers}, sending through {@code producer}; stopped on close. */
+    private record RunningWorker(KafkaStepWorker worker, Thread thread) implements AutoCloseable {
+
+        static RunningWorker start(String name, String run, OutageProducer producer, StepHandler handler) {
+            KafkaStepWorker worker = new KafkaStepWorker(SharedKafka.bootstrapServers(), name + "-workers",
+                    StepTopics.forHandlers(Set.of(run), false), ready -> true, null, 1, name + "-worker", null, producer)
+                    .withHandlers(Map.of(run, handler));
+            Thread thread = new Thread(worker, name + "-worker");
+            thread.start();
+            return new RunningWorker(worker, thread);
+        }
+
+        @Override
+        public void close() throws InterruptedException {
             worker.stop(Duration.ofSeconds(5));
             thread.join(15_000);
         }

@@ -1,10 +1,10 @@
 package dev.sopline.benchmark;
 
 import com.github.f4b6a3.ulid.UlidCreator;
-import dev.sopline.engine.api.topic.EngineTopics;
 import dev.sopline.engine.api.secret.CommandSignature;
 import dev.sopline.engine.api.secret.EngineSecret;
 import dev.sopline.engine.api.serde.RecordSerde;
+import dev.sopline.engine.api.topic.EngineTopics;
 import dev.sopline.schemas.command.Command;
 import dev.sopline.schemas.command.StartInstance;
 import dev.sopline.worker.SopWorker;

@@ -1,8 +1,8 @@
 package dev.sopline.engine.decision;
 
+import com.github.f4b6a3.ulid.Ulid;
 import dev.sopline.engine.api.secret.CommandSignature;
 import dev.sopline.engine.api.secret.HmacSha256;
-import com.github.f4b6a3.ulid.Ulid;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.Arrays;
@@ -17,7 +17,6 @@ import javax.crypto.spec.SecretKeySpec;
  */
 public final class CallbackIds {
 
-    private static final String ALGORITHM = HmacSha256.ALGORITHM;
     private static final int ULID_BYTES = 16;
 
     /** Put before a result key's fields, so no result key is ever a callback id or the other way round. */
@@ -40,7 +39,7 @@ public final class CallbackIds {
         if (secret == null || secret.length < ULID_BYTES) {
             throw new IllegalArgumentException("Expected an engine secret of at least 16 bytes");
         }
-        this.key = new SecretKeySpec(secret.clone(), ALGORITHM);
+        this.key = new SecretKeySpec(secret.clone(), HmacSha256.ALGORITHM);
         this.resultKeysRequired = resultKeysRequired;
     }
 

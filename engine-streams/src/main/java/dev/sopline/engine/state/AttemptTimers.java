@@ -22,7 +22,8 @@ public final class AttemptTimers {
         }
         List<String> ended = new ArrayList<>(0);
         for (StepRun step : before.steps()) {
-            if (!step.isActive()) {
+            // Most steps have no timer (no timeout, no backoff): nothing to look up in the instance after.
+            if (!step.isActive() || (step.timeoutTimerAt() == null && step.retryAt() == null)) {
                 continue;
             }
             StepRun now = after.step(step.id()).orElse(null);

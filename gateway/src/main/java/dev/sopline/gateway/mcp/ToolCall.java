@@ -8,6 +8,7 @@ import dev.sopline.schemas.validation.ViolationCode;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletRequestWrapper;
 import java.math.BigDecimal;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -105,7 +106,7 @@ final class ToolCall {
         if (!(value instanceof Map<?, ?>)) {
             throw invalid(name, ViolationCode.INVALID_TYPE, "Expected the argument '" + name + "' to be an object");
         }
-        Map<String, Object> body = new java.util.LinkedHashMap<>();
+        Map<String, Object> body = new LinkedHashMap<>();
         body.put(name, value);
         alsoPassed.stream().filter(arguments::containsKey).forEach(argument -> body.put(argument, arguments.get(argument)));
         return Json.mapper().writeValueAsBytes(body);
