@@ -89,8 +89,10 @@ public final class EngineTopology {
     /** The command processor's stores, as the topology adds them (a test builds them without logging). */
     static List<StoreBuilder<?>> commandProcessorStores() {
         return List.of(
-                // Cached: an instance written several times between two commits reaches RocksDB and its changelog once.
-                onDisk(INSTANCES_STORE, new RecordSerde<>(Instance.class)).withCachingEnabled(),
+                // Not cached: every instance stays in the store, so a record cache that keeps instances is full after a few
+                // minutes of work, and a full cache evicts (and so writes out) the counters and window buckets at almost
+                // every write instead of once per commit (docs/decisions.md, "A record cache for the keys that are rewritten").
+                onDisk(INSTANCES_STORE, new RecordSerde<>(Instance.class)),
                 onDisk(PROCESSES_STORE, new RecordSerde<>(ProcessVersions.class)),
                 onDisk(TIMERS_STORE, new RecordSerde<>(Timer.class)),
                 // Indexes derived from the instances, written with them in one transaction: on disk and logged, so a task that
@@ -104,6 +106,8 @@ public final class EngineTopology {
                 // "Cheaper work per instance").
                 onDisk(INSTANCE_INDEX_STORE, Serdes.String()),
                 onDisk(FINISHED_STORE, new RecordSerde<>(FinishedInstance.class)),
+                // Cached: a few keys per workspace, rewritten by every instance that starts or ends (the counters by every
+                // decision); the cache folds a commit interval's writes of a key into one record, and holds nothing else.
                 onDisk(COUNTERS_STORE, new RecordSerde<>(ProcessCounters.class)).withCachingEnabled(),
                 onDisk(WINDOW_STORE, new RecordSerde<>(WindowBucket.class)).withCachingEnabled(),
                 onDisk(IDEMPOTENCY_STORE, new RecordSerde<>(IdempotencyRecord.class)),
