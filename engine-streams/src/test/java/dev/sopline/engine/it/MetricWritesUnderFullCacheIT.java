@@ -7,11 +7,11 @@ import com.github.f4b6a3.ulid.UlidCreator;
 import dev.sopline.engine.api.secret.EngineSecret;
 import dev.sopline.engine.api.topic.EngineTopics;
 import dev.sopline.engine.decision.CallbackIds;
+import dev.sopline.engine.query.EngineQueries;
 import dev.sopline.engine.runtime.EngineSettings;
 import dev.sopline.engine.topology.EngineConfig;
 import dev.sopline.engine.topology.EngineTopology;
 import dev.sopline.schemas.command.CommandReply;
-import dev.sopline.engine.query.EngineQueries;
 import dev.sopline.schemas.event.StepResult;
 import dev.sopline.schemas.instance.InstanceState;
 import dev.sopline.schemas.json.Json;
@@ -131,5 +131,4 @@ class MetricWritesUnderFullCacheIT {
         }
         return sum;
     }
-
 }
