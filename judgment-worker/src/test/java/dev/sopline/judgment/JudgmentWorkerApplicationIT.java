@@ -47,6 +47,15 @@ class JudgmentWorkerApplicationIT {
     }
 
     @Test
+    void shouldJoinAsADynamicMemberAndKeepNoIdWithoutADataDirectory() throws Exception {
+        try (ConfigurableApplicationContext app = start()) {
+            await().atMost(Duration.ofSeconds(30)).until(() -> dynamicMembers() > 0);
+            assertThat(Path.of(JudgmentWorker.MEMBER_ID_FILE)).doesNotExist();
+            assertThat(Path.of("data", JudgmentWorker.MEMBER_ID_FILE)).doesNotExist();
+        }
+    }
+
+    @Test
     void shouldRejoinAsTheMemberKeptInItsDataDirectory() throws Exception {
         Path dataDir = Files.createTempDirectory("judgment-service");
         String kept;
@@ -69,6 +78,14 @@ class JudgmentWorkerApplicationIT {
         args.addAll(List.of(more));
         return new SpringApplicationBuilder(JudgmentWorkerApplication.class).properties("spring.config.name=judgment-worker")
                 .run(args.toArray(String[]::new));
+    }
+
+    /** How many members of the judgment group joined without a static id. */
+    private static long dynamicMembers() throws Exception {
+        try (Admin admin = Admin.create(Map.of("bootstrap.servers", SharedKafka.bootstrapServers()))) {
+            return admin.describeConsumerGroups(List.of(JudgmentWorker.GROUP)).all().get().get(JudgmentWorker.GROUP).members().stream()
+                    .filter(member -> member.groupInstanceId().isEmpty()).count();
+        }
     }
 
     /** The static member ids of the judgment group. */
