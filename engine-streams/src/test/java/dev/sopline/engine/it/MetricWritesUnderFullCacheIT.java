@@ -15,7 +15,6 @@ import dev.sopline.schemas.command.CommandReply;
 import dev.sopline.schemas.event.StepResult;
 import dev.sopline.schemas.instance.InstanceState;
 import dev.sopline.schemas.json.Json;
-import dev.sopline.testing.SharedKafka;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -67,9 +66,7 @@ class MetricWritesUnderFullCacheIT {
 
     @Test
     void shouldWriteTheMetricsWindowOncePerCommitWhenManyInstancesStartAndEnd(@TempDir Path stateDir) throws Exception {
-        EngineSettings settings = EngineSettings.fromEnvironment(Map.of("SOP_ENGINE_COMMIT_INTERVAL_MS", "1000"))
-                .withBootstrapServers(SharedKafka.bootstrapServers())
-                .withStateDir(stateDir);
+        EngineSettings settings = SharedKafkaSettings.of(stateDir, Map.of("SOP_ENGINE_COMMIT_INTERVAL_MS", "1000"));
         Properties props = settings.streamsProperties();
         props.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, 64L * 1024);
         int partitions;

@@ -17,7 +17,6 @@ import dev.sopline.schemas.command.CommandReply;
 import dev.sopline.schemas.command.SubmitStep;
 import dev.sopline.schemas.instance.InstanceState;
 import dev.sopline.schemas.instance.PendingStep;
-import dev.sopline.testing.SharedKafka;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -45,9 +44,7 @@ class PendingFeedSnapshotIT {
 
     @Test
     void shouldLeaveAStepResolvedBeforeThePageOffItWhenTheEngineCommitsWhileThePageIsRead(@TempDir Path stateDir) throws Exception {
-        EngineSettings settings = EngineSettings.fromEnvironment(Map.of("SOP_ENGINE_COMMIT_INTERVAL_MS", "1000"))
-                .withBootstrapServers(SharedKafka.bootstrapServers())
-                .withStateDir(stateDir);
+        EngineSettings settings = SharedKafkaSettings.of(stateDir, Map.of("SOP_ENGINE_COMMIT_INTERVAL_MS", "1000"));
         int partitions;
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, settings.bootstrapServers()))) {
             EngineTopics.ensure(admin, settings.partitions(), settings.topicPartitions(), settings.replication());
