@@ -106,8 +106,8 @@ public final class EngineTopology {
                 // "Cheaper work per instance").
                 onDisk(INSTANCE_INDEX_STORE, Serdes.String()),
                 onDisk(FINISHED_STORE, new RecordSerde<>(FinishedInstance.class)),
-                // Cached: a few keys per workspace, rewritten by every instance that starts or ends (the counters by every
-                // decision); the cache folds a commit interval's writes of a key into one record, and holds nothing else.
+                // Cached: a few keys per workspace, rewritten by every instance that starts or ends (the counters also when its
+                // pending steps change); the cache folds a commit interval's writes of a key into one record, and holds nothing else.
                 onDisk(COUNTERS_STORE, new RecordSerde<>(ProcessCounters.class)).withCachingEnabled(),
                 onDisk(WINDOW_STORE, new RecordSerde<>(WindowBucket.class)).withCachingEnabled(),
                 onDisk(IDEMPOTENCY_STORE, new RecordSerde<>(IdempotencyRecord.class)),
