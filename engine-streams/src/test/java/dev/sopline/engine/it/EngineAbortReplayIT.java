@@ -80,7 +80,7 @@ class EngineAbortReplayIT {
 
     @Test
     void shouldDecideAgainEverythingEarlyReadersSawWhenTransactionsAbort(@TempDir Path stateDir) throws Exception {
-        EngineSettings settings = SharedKafkaSettings.of(stateDir, Map.of("SOP_ENGINE_COMMIT_INTERVAL_MS", "2000"));
+        EngineSettings settings = SharedKafkaEngine.settings(stateDir, Map.of("SOP_ENGINE_COMMIT_INTERVAL_MS", "2000"));
         Map<String, List<Integer>> toldInJvm = new ConcurrentHashMap<>();
         Engine engine = Engine.start(settings, Metrics.globalRegistry, new DecisionListener() {
             @Override

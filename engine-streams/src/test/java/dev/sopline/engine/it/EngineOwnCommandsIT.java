@@ -54,7 +54,7 @@ class EngineOwnCommandsIT {
     @Test
     void shouldTimeOutAndExpireEachInstanceOnceWithoutTransactionalWritesToTheCommandTopic(@TempDir Path stateDir) throws Exception {
         // given an engine that keeps finished instances 2 s and commits every 2 s, so its transactions stay open a while
-        EngineSettings settings = SharedKafkaSettings.of(stateDir, Map.of("SOP_ENGINE_COMMIT_INTERVAL_MS", "2000", "SOP_RETENTION", "2s"));
+        EngineSettings settings = SharedKafkaEngine.settings(stateDir, Map.of("SOP_ENGINE_COMMIT_INTERVAL_MS", "2000", "SOP_RETENTION", "2s"));
         Engine engine = Engine.start(settings, Metrics.globalRegistry);
         try (EngineClient client = EngineClient.readingUncommitted(SharedKafka.bootstrapServers())) {
             await("engine running").atMost(Duration.ofSeconds(90)).until(engine::isRunning);

@@ -4,12 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.github.f4b6a3.ulid.UlidCreator;
-import dev.sopline.engine.api.secret.EngineSecret;
 import dev.sopline.engine.api.topic.EngineTopics;
-import dev.sopline.engine.decision.CallbackIds;
 import dev.sopline.engine.query.EngineQueries;
 import dev.sopline.engine.runtime.EngineSettings;
-import dev.sopline.engine.topology.EngineConfig;
 import dev.sopline.engine.topology.EngineTopology;
 import dev.sopline.schemas.command.CommandReply;
 import dev.sopline.schemas.event.StepResult;
@@ -23,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -66,16 +64,11 @@ class MetricWritesUnderFullCacheIT {
 
     @Test
     void shouldWriteTheMetricsWindowOncePerCommitWhenManyInstancesStartAndEnd(@TempDir Path stateDir) throws Exception {
-        EngineSettings settings = SharedKafkaSettings.of(stateDir, Map.of("SOP_ENGINE_COMMIT_INTERVAL_MS", "1000"));
+        EngineSettings settings = SharedKafkaEngine.settings(stateDir, Map.of("SOP_ENGINE_COMMIT_INTERVAL_MS", "1000"));
         Properties props = settings.streamsProperties();
         props.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, 64L * 1024);
-        int partitions;
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, settings.bootstrapServers()))) {
-            EngineTopics.ensure(admin, settings.partitions(), settings.topicPartitions(), settings.replication());
-            partitions = EngineTopics.partitions(admin, EngineTopics.COMMANDS);
-        }
-        KafkaStreams streams = new KafkaStreams(EngineTopology.build(new EngineConfig(Duration.ofMillis(100),
-                new CallbackIds(EngineSecret.resolve(null, settings.bootstrapServers())))), props);
+        int partitions = SharedKafkaEngine.commandPartitions(settings);
+        KafkaStreams streams = new KafkaStreams(SharedKafkaEngine.topology(settings), props);
         try (EngineClient client = new EngineClient(settings.bootstrapServers());
              Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, settings.bootstrapServers()))) {
             streams.start();
@@ -88,7 +81,7 @@ class MetricWritesUnderFullCacheIT {
             long startedAt = System.nanoTime();
 
             List<CompletableFuture<CommandReply>> starts = ids.stream().map(id -> client.start(WORKSPACE, id, "full-cache", Map.of())).toList();
-            starts.forEach(start -> assertThat(start.join().status()).isEqualTo(201));
+            starts.forEach(start -> assertThat(start.orTimeout(60, TimeUnit.SECONDS).join().status()).isEqualTo(201));
             // Each instance ends by a worker's result, unsigned on the command topic as the SDK writes it.
             try (KafkaProducer<String, byte[]> worker = new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, settings.bootstrapServers()),
                     new StringSerializer(), new ByteArraySerializer())) {
@@ -100,7 +93,7 @@ class MetricWritesUnderFullCacheIT {
             await().atMost(Duration.ofSeconds(60)).until(() -> ids.stream().allMatch(id ->
                     queries.instance(WORKSPACE, id).map(view -> view.state() == InstanceState.COMPLETED).orElse(false)));
 
-            long seconds = Math.max(1, Duration.ofNanos(System.nanoTime() - startedAt).toSeconds() + 1);
+            long seconds = Duration.ofNanos(System.nanoTime() - startedAt).toSeconds() + 1;
             long written = endOffsets(admin, windowChangelog, partitions) - before;
             // Per partition and commit (about one a second): the minute bucket and the hour bucket, a second minute if the
             // minute turned, and the commit's marker. With instances in the cache, about 600 records here, growing with

@@ -1,17 +1,14 @@
 package dev.sopline.engine.it;
 
-import dev.sopline.engine.api.secret.EngineSecret;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
 import com.github.f4b6a3.ulid.UlidCreator;
 import dev.sopline.engine.api.topic.EngineTopics;
-import dev.sopline.engine.decision.CallbackIds;
 import dev.sopline.engine.query.EngineQueries;
 import dev.sopline.engine.runtime.EngineSettings;
 import dev.sopline.engine.state.PendingStepStore;
-import dev.sopline.engine.topology.EngineConfig;
 import dev.sopline.engine.topology.EngineTopology;
 import dev.sopline.schemas.command.CommandReply;
 import dev.sopline.schemas.command.SubmitStep;
@@ -23,8 +20,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StoreQueryParameters;
 import org.apache.kafka.streams.state.QueryableStoreTypes;
@@ -44,15 +39,10 @@ class PendingFeedSnapshotIT {
 
     @Test
     void shouldLeaveAStepResolvedBeforeThePageOffItWhenTheEngineCommitsWhileThePageIsRead(@TempDir Path stateDir) throws Exception {
-        EngineSettings settings = SharedKafkaSettings.of(stateDir, Map.of("SOP_ENGINE_COMMIT_INTERVAL_MS", "1000"));
-        int partitions;
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, settings.bootstrapServers()))) {
-            EngineTopics.ensure(admin, settings.partitions(), settings.topicPartitions(), settings.replication());
-            partitions = EngineTopics.partitions(admin, EngineTopics.COMMANDS);
-        }
+        EngineSettings settings = SharedKafkaEngine.settings(stateDir, Map.of("SOP_ENGINE_COMMIT_INTERVAL_MS", "1000"));
+        int partitions = SharedKafkaEngine.commandPartitions(settings);
         // The engine's topology and settings, in the engine's group: it goes on from the commands other tests decided.
-        KafkaStreams streams = new KafkaStreams(EngineTopology.build(new EngineConfig(Duration.ofMillis(100), new CallbackIds(EngineSecret.resolve(null, settings.bootstrapServers())))),
-                settings.streamsProperties());
+        KafkaStreams streams = new KafkaStreams(SharedKafkaEngine.topology(settings), settings.streamsProperties());
         try (EngineClient client = new EngineClient(settings.bootstrapServers())) {
             streams.start();
             await().atMost(Duration.ofSeconds(90)).until(() -> streams.state() == KafkaStreams.State.RUNNING);
