@@ -86,6 +86,7 @@ public class JsonSecurityErrors implements AuthenticationEntryPoint, Authenticat
     @Override
     public void handle(HttpServletRequest request, HttpServletResponse response, RequestRejectedException e) throws IOException {
         ErrorResponses.write(response, 400, HttpErrorCodes.INVALID_REQUEST,
-                "Expected a plain path: no ';', encoded '/' or '\\', NUL, or '.' and '..' segments");
+                "Expected a plain path (no ';', encoded '/' or '\\', NUL, or '.' and '..' segments) and headers without control "
+                        + "characters");
     }
 }

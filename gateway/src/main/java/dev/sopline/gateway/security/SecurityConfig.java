@@ -13,6 +13,7 @@ import org.springframework.security.authentication.ProviderManager;
 import org.springframework.security.authorization.AuthorizationDecision;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
 import org.springframework.security.config.annotation.web.configuration.EnableWebSecurity;
+import org.springframework.security.config.annotation.web.configuration.WebSecurityCustomizer;
 import org.springframework.security.config.annotation.web.configurers.AbstractHttpConfigurer;
 import org.springframework.security.config.http.SessionCreationPolicy;
 import org.springframework.security.config.observation.SecurityObservationSettings;
@@ -45,6 +46,12 @@ public class SecurityConfig {
         return SecurityObservationSettings.noObservations();
     }
 
+    /** The strict firewall, its header rules checked without regular expressions ({@link HeaderText}). */
+    @Bean
+    static WebSecurityCustomizer headerTextFirewall() {
+        return web -> web.httpFirewall(HeaderText.firewall());
+    }
+
     @Bean
     SecurityFilterChain apiSecurity(HttpSecurity http, TokenAuthenticationProvider provider, JsonSecurityErrors errors) throws Exception {
         http.csrf(AbstractHttpConfigurer::disable)
@@ -52,6 +59,8 @@ public class SecurityConfig {
                 .httpBasic(AbstractHttpConfigurer::disable)
                 .logout(AbstractHttpConfigurer::disable)
                 .requestCache(AbstractHttpConfigurer::disable)
+                // Nothing asks the servlet request for its user or roles: no wrapper for every call into the request.
+                .servletApi(AbstractHttpConfigurer::disable)
                 .sessionManagement(sessions -> sessions.sessionCreationPolicy(SessionCreationPolicy.STATELESS))
                 // The API's answers say themselves whether they may be cached; the task inbox's files may be.
                 .headers(headers -> headers.cacheControl(cache -> cache.disable()))

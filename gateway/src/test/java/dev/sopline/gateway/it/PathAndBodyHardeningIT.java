@@ -29,6 +29,22 @@ class PathAndBodyHardeningIT extends GatewayTestBase {
     }
 
     @Test
+    void shouldRefuseAControlCharacterInAHeaderItReadsWithJsonThatDoesNotRepeatTheHeader() {
+        try (RawHttp http = new RawHttp(port)) {
+            // Sent as UTF-8, read as ISO-8859-1 by the container: the token ends in U+0085, a control character.
+            RawHttp.Answer answer = http.head("GET /sop/instances HTTP/1.1", "X-SOP-Token: " + TOKEN + "\u0085", "Connection: close").answer();
+            assertThat(answer.status()).isEqualTo(400);
+            assertThat(answer.head()).containsIgnoringCase("Content-Type: application/json");
+            assertThat(answer.body()).contains("\"error\":\"invalid_request\"").doesNotContain(TOKEN);
+        }
+        try (RawHttp http = new RawHttp(port)) {
+            RawHttp.Answer answer = http.head("GET /sop/instances HTTP/1.1", "X-SOP-Token: " + TOKEN, "Accept: application/json,\t*/*",
+                    "Connection: close").answer();
+            assertThat(answer.status()).as("a tab in a header value").isEqualTo(200);
+        }
+    }
+
+    @Test
     void shouldNotCreateATokenThroughASemicolonPathWithoutAToken() {
         String body = "{\"name\":\"sneaky\"}";
         try (RawHttp http = new RawHttp(port)) {
