@@ -261,6 +261,8 @@ public final class Benchmark {
                             "requests_per_s", round(gateway.requestsPerSecond()),
                             "latency_ms", percentiles(gateway.latencies()),
                             "non_2xx_rate", gateway.non2xx() / (double) gateway.requests()));
+                    System.out.println(label + "measuring reads of one instance through the gateway...");
+                    report.put("gateway_reads", measureReads(platform, settings));
                 }
 
                 if (closedLoop != null) {
@@ -289,6 +291,35 @@ public final class Benchmark {
         }
         report.put("ratios", ratios(report));
         return report;
+    }
+
+    /**
+     * {@code GET /sop/:name/:id} of one waiting instance, from as many clients as the gateway case's starts, for the ramp
+     * and then the duration of a closed-loop case, with the platform's CPU per request meanwhile: the HTTP path's cost
+     * (token, routing, the store read, the answer) with no other work in the platform.
+     */
+    private static Map<String, Object> measureReads(PlatformProcess platform, Settings settings) throws Exception {
+        BlockingHttp http = settings.httpClient();
+        BlockingHttp.Answer started = http.send("POST", platform.baseUrl() + "/sop/bench-form/start", PlatformProcess.TOKEN,
+                "{\"inputs\": {\"n\": 1}}", Duration.ofSeconds(30));
+        if (started.status() != 201) {
+            throw new IllegalStateException("Expected 201 for the instance to read, but got " + started.status() + ": " + started.body());
+        }
+        String url = platform.baseUrl() + "/sop/bench-form/" + Json.mapper().readTree(started.body()).path("id").asString();
+        GatewayRun.reads(http, url, PlatformProcess.TOKEN, settings.httpConcurrency(), settings.ramp());
+        try (PlatformJvm jvm = PlatformJvm.attach(platform.pid())) {
+            CpuUse.Snapshot before = CpuUse.take(platform, jvm);
+            GatewayRun.Reads reads = GatewayRun.reads(http, url, PlatformProcess.TOKEN, settings.httpConcurrency(), settings.duration());
+            CpuUse.Snapshot after = CpuUse.take(platform, jvm);
+            Map<String, Object> measured = new LinkedHashMap<>();
+            measured.put("requests", reads.requests());
+            measured.put("requests_per_s", round(reads.requestsPerSecond()));
+            measured.put("latency_ms", percentiles(reads.latencies()));
+            measured.put("non_2xx_rate", reads.requests() == 0 ? 0.0 : reads.non2xx() / (double) reads.requests());
+            // Per 1,000 requests here, where the closed loop's are per 1,000 instances.
+            measured.put("cpu", CpuUse.between(before, after, reads.requests()));
+            return measured;
+        }
     }
 
     /**

@@ -4,13 +4,19 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
 
-/** {@code POST /sop/:name/start} under a bounded number of concurrent requests, as API clients send them. */
+/**
+ * {@code POST /sop/:name/start} under a bounded number of concurrent requests, as API clients send them; and
+ * {@code GET /sop/:name/:id} of one waiting instance from as many clients, each calling on its own thread, for what the
+ * HTTP path costs when nothing else runs.
+ */
 final class GatewayRun {
 
     /** The process the case starts, in the version given: a form step, so its instances wait and cost nothing more. */
@@ -72,5 +78,41 @@ final class GatewayRun {
         CompletableFuture.allOf(all).exceptionally(ignored -> null).join();
         double seconds = (System.nanoTime() - started) / 1e9;
         return new Result(requests / seconds, latencies, requests, non2xx.get());
+    }
+
+    record Reads(double requestsPerSecond, Latencies latencies, long requests, long non2xx) {}
+
+    /** {@code clients} threads reading {@code url} for {@code duration}, each one request after the other. */
+    static Reads reads(BlockingHttp http, String url, String token, int clients, Duration duration) throws InterruptedException {
+        Latencies latencies = new Latencies();
+        AtomicInteger requests = new AtomicInteger();
+        AtomicInteger non2xx = new AtomicInteger();
+        long started = System.nanoTime();
+        long end = started + duration.toNanos();
+        List<Thread> threads = new ArrayList<>();
+        for (int i = 0; i < clients; i++) {
+            Thread thread = new Thread(() -> {
+                while (System.nanoTime() < end) {
+                    long sent = System.nanoTime();
+                    try {
+                        BlockingHttp.Answer answer = http.send("GET", url, token, null, Duration.ofSeconds(30));
+                        if (answer.status() / 100 != 2) {
+                            non2xx.incrementAndGet();
+                        }
+                    } catch (Exception e) {
+                        non2xx.incrementAndGet();
+                    }
+                    latencies.record(System.nanoTime() - sent);
+                    requests.incrementAndGet();
+                }
+            }, "gateway-reads-" + i);
+            thread.start();
+            threads.add(thread);
+        }
+        for (Thread thread : threads) {
+            thread.join();
+        }
+        double seconds = (System.nanoTime() - started) / 1e9;
+        return new Reads(requests.get() / seconds, latencies, requests.get(), non2xx.get());
     }
 }

@@ -54,6 +54,10 @@ final class Table {
                 row(table, interval, "Gateway: POST start", gateway.get("latency_ms"),
                         gateway.get("requests_per_s") + " req/s, non-2xx " + gateway.get("non_2xx_rate"));
             }
+            Map<String, Object> reads = (Map<String, Object>) run.get("gateway_reads");
+            if (reads != null) {
+                readRows(table, interval, reads);
+            }
             for (Map<String, Object> measured : closedLoop == null ? List.<Map<String, Object>>of() : closedLoop) {
                 closedLoopRows(table, interval, measured);
             }
@@ -135,6 +139,24 @@ final class Table {
     private static String cpuPart(Map<String, Object> cpu, String part) {
         Map<String, Double> values = (Map<String, Double>) cpu.get(part);
         return values.get("cpu_s_per_1000_instances") + " s (" + Math.round(values.get("pct_of_a_core")) + "%)";
+    }
+
+    /** The reads of one instance: latency, then the platform's CPU per request in microseconds, all and its HTTP threads'. */
+    @SuppressWarnings("unchecked")
+    private static void readRows(StringBuilder table, String interval, Map<String, Object> reads) {
+        row(table, interval, "Gateway: GET /sop/:name/:id of one waiting instance", reads.get("latency_ms"),
+                reads.get("requests_per_s") + " req/s, non-2xx " + reads.get("non_2xx_rate"));
+        Map<String, Object> cpu = (Map<String, Object>) reads.get("cpu");
+        Map<String, Object> parts = (Map<String, Object>) cpu.get("platform_parts");
+        rateRow(table, interval, "Gateway: GET /sop/:name/:id, platform CPU per request (of it the HTTP threads)",
+                microsPerRequest(cpu.get("platform_process")) + " µs (" + microsPerRequest(parts.get("gateway HTTP threads")) + " µs)");
+    }
+
+    /** A part's CPU-seconds per 1,000 requests, as microseconds per request. */
+    @SuppressWarnings("unchecked")
+    private static String microsPerRequest(Object part) {
+        Object perThousand = part == null ? null : ((Map<String, Object>) part).get("cpu_s_per_1000_instances");
+        return perThousand instanceof Number number ? String.valueOf(Math.round(number.doubleValue() * 1000)) : "?";
     }
 
     private static void rateRow(StringBuilder table, String interval, String name, String rate) {

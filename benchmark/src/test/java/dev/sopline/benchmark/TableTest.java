@@ -39,6 +39,23 @@ class TableTest {
     }
 
     @Test
+    void showsWhatOneReadCostTheWholePlatformAndItsHttpThreadsInMicroseconds() {
+        Map<String, Object> reads = Map.of(
+                "requests", 140_000,
+                "requests_per_s", 7_000.0,
+                "latency_ms", percentiles(),
+                "non_2xx_rate", 0.0,
+                "cpu", Map.of(
+                        "platform_process", Map.of("cpu_s_per_1000_instances", 0.187, "pct_of_a_core", 131.0),
+                        "platform_parts", Map.of("gateway HTTP threads", Map.of("cpu_s_per_1000_instances", 0.1524, "pct_of_a_core", 107.0))));
+
+        String table = Table.render(List.of(Map.of("commit_interval_ms", 100, "gateway_reads", reads, "ratios", Map.of())));
+
+        assertThat(table).contains("| 100 ms | Gateway: GET /sop/:name/:id, platform CPU per request (of it the HTTP threads) | | | | "
+                + "187 µs (152 µs) |");
+    }
+
+    @Test
     void showsTheShareOfEachEnginesJitCompilersBesideItsCpu() {
         Map<String, Object> platformCpu = Map.of(
                 "platform_process", Map.of("cpu_s_per_1000_instances", 12.05, "pct_of_a_core", 115.0),
