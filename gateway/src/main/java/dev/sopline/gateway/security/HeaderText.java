@@ -13,13 +13,13 @@ import org.springframework.security.web.firewall.StrictHttpFirewall;
  * control character, so it is passed at a comparison per character; anything else gets the same category checks the
  * expressions make, per code point ({@code HeaderTextTest} compares both on random text).
  */
-public final class HeaderText {
+final class HeaderText {
 
     private HeaderText() {
     }
 
     /** Spring Security's strict firewall, with these rules in place of its expressions; every other rule as it has them. */
-    public static StrictHttpFirewall firewall() {
+    static StrictHttpFirewall firewall() {
         StrictHttpFirewall firewall = new StrictHttpFirewall();
         firewall.setAllowedHeaderNames(HeaderText::isAssignedAndNoControl);
         firewall.setAllowedHeaderValues(HeaderText::isHeaderValue);
@@ -28,12 +28,12 @@ public final class HeaderText {
     }
 
     /** Every code point is assigned in Unicode and none is a control character. */
-    public static boolean isAssignedAndNoControl(String text) {
+    static boolean isAssignedAndNoControl(String text) {
         return allowed(text, false);
     }
 
     /** As {@link #isAssignedAndNoControl}, but a tab is allowed: a header value may hold one. */
-    public static boolean isHeaderValue(String text) {
+    static boolean isHeaderValue(String text) {
         return allowed(text, true);
     }
 
