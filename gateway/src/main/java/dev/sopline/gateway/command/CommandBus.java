@@ -26,8 +26,10 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.BooleanSupplier;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
@@ -71,7 +73,8 @@ public class CommandBus implements StopsConcurrently, DecisionListener {
     private final WaitingRoom waitingRoom;
     private final Counter turnedAway;
     private final Supplier<CommandSignature> signature;
-    private KafkaProducer<String, byte[]> producer;
+    private final Function<Map<String, Object>, Producer<String, byte[]>> producers;
+    private Producer<String, byte[]> producer;
 
     @org.springframework.beans.factory.annotation.Autowired
     public CommandBus(SopProperties properties, MeterRegistry meters, LocalDecisions localDecisions,
@@ -90,6 +93,14 @@ public class CommandBus implements StopsConcurrently, DecisionListener {
      */
     CommandBus(SopProperties properties, MeterRegistry meters, String commandsTopic, String repliesTopic, BooleanSupplier everyReplyToldHere,
                int inFlightLimit, Supplier<CommandSignature> signature) {
+        this(properties, meters, commandsTopic, repliesTopic, everyReplyToldHere, inFlightLimit, signature,
+                settings -> new KafkaProducer<>(KafkaClientSecurity.secured(settings), new StringSerializer(), new ByteArraySerializer()));
+    }
+
+    /** @param producers makes the commands' producer from its settings: a test's, to hold back the broker's acknowledgements */
+    CommandBus(SopProperties properties, MeterRegistry meters, String commandsTopic, String repliesTopic, BooleanSupplier everyReplyToldHere,
+               int inFlightLimit, Supplier<CommandSignature> signature, Function<Map<String, Object>, Producer<String, byte[]>> producers) {
+        this.producers = producers;
         this.signature = signature;
         this.properties = properties;
         this.meters = meters;
@@ -138,9 +149,15 @@ public class CommandBus implements StopsConcurrently, DecisionListener {
         CompletableFuture<Supplier<CommandReply>> reply = new CompletableFuture<>();
         waiting.put(command.commandId(), reply);
         try {
-            producer.send(signed(command)).get(properties.commandTimeout().toMillis(), TimeUnit.MILLISECONDS);
-            long left = properties.commandTimeout().toNanos() - (System.nanoTime() - started);
-            CommandReply answer = reply.get(Math.max(left, 1), TimeUnit.NANOSECONDS).get();
+            // Only the reply is waited for, not the broker's acknowledgement before it: the engine reads a command only
+            // once the broker holds it, so a reply means the command was taken, and the request's thread wakes once
+            // instead of twice. A send that fails ends the wait at once.
+            producer.send(signed(command), (metadata, error) -> {
+                if (error != null) {
+                    reply.completeExceptionally(error);
+                }
+            });
+            CommandReply answer = reply.get(properties.commandTimeout().toMillis(), TimeUnit.MILLISECONDS).get();
             roundTrip(command, String.valueOf(answer.status())).record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
             return answer;
         } catch (TimeoutException e) {
@@ -243,8 +260,7 @@ public class CommandBus implements StopsConcurrently, DecisionListener {
         }, "engines-secret-reader");
         keyReader.setDaemon(true);
         keyReader.start();
-        producer = new KafkaProducer<>(KafkaClientSecurity.secured(producerSettings(properties.kafka().bootstrapServers())),
-                new StringSerializer(), new ByteArraySerializer());
+        producer = producers.apply(producerSettings(properties.kafka().bootstrapServers()));
         // Replies are read as written: the command they answer is already on the command log, so an engine transaction
         // that aborts is followed by the same command processed again and the same reply; waiting for the commit would
         // add the commit interval to every request.

@@ -27,9 +27,11 @@ import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.MockProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.NotEnoughReplicasException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
@@ -203,6 +205,54 @@ class CommandBusIT {
                 assertThat(published).containsExactlyInAnyOrder(a1.commandId(), a2.commandId(), a3.commandId(), b1.commandId(), b2.commandId());
             });
         }
+    }
+
+    /**
+     * The engine reads a command only once the broker holds it, so its reply answers the request whether or not the
+     * broker's acknowledgement has come back to the gateway yet: the request waits for the reply alone.
+     */
+    @Test
+    void shouldAnswerWithTheReplyWhileTheBrokersAcknowledgementIsStillOnItsWay() throws Exception {
+        MockProducer<String, byte[]> heldBack = new MockProducer<>(false, null, new StringSerializer(), new ByteArraySerializer());
+        CommandBus waitsForNoAcknowledgement = busOn(heldBack);
+        try {
+            SubmitStep command = submit();
+            CompletableFuture<CommandReply> answer = CompletableFuture.supplyAsync(() -> waitsForNoAcknowledgement.send(command));
+            await().atMost(Duration.ofSeconds(10)).until(() -> heldBack.history().size() == 1);
+
+            CommandReply reply = CommandReply.ok(command.commandId(), 201, Map.of("id", command.instanceId()));
+            waitsForNoAcknowledgement.replied(reply);
+            assertThat(answer.get(5, TimeUnit.SECONDS)).isEqualTo(reply);
+        } finally {
+            waitsForNoAcknowledgement.stop();
+        }
+    }
+
+    @Test
+    void shouldAnswerUnavailableAtOnceWhenTheBrokerRefusesTheCommand() throws Exception {
+        MockProducer<String, byte[]> refusing = new MockProducer<>(false, null, new StringSerializer(), new ByteArraySerializer());
+        CommandBus refused = busOn(refusing);
+        try {
+            CompletableFuture<CommandReply> answer = CompletableFuture.supplyAsync(() -> refused.send(submit()));
+            await().atMost(Duration.ofSeconds(10)).until(() -> refusing.history().size() == 1);
+
+            refusing.errorNext(new NotEnoughReplicasException("Not enough in-sync replicas"));
+            // Within the 20 s the bus would otherwise wait for a reply.
+            assertThatThrownBy(() -> answer.get(5, TimeUnit.SECONDS)).hasCauseInstanceOf(EngineUnavailableException.class)
+                    .hasMessageContaining("Expected to publish the command, but Not enough in-sync replicas");
+            assertThat(refused.waiting()).isZero();
+        } finally {
+            refused.stop();
+        }
+    }
+
+    private CommandBus busOn(MockProducer<String, byte[]> producer) {
+        SopProperties properties = new SopProperties(new SopProperties.Kafka(SharedKafka.bootstrapServers()), null, Path.of("unused"),
+                null, null, null, Duration.ofSeconds(20), null, null);
+        CommandBus bus = new CommandBus(properties, meters, commands, replies, everyReplyToldHere::get, IN_FLIGHT_LIMIT,
+                () -> CommandSignature.of(new byte[32]), settings -> producer);
+        bus.start();
+        return bus;
     }
 
     @Test
