@@ -60,9 +60,7 @@ class CommandBusIT {
         try (Admin admin = Admin.create(Map.of("bootstrap.servers", SharedKafka.bootstrapServers()))) {
             admin.createTopics(List.of(new NewTopic(commands, 2, (short) 1), new NewTopic(replies, 2, (short) 1))).all().get();
         }
-        SopProperties properties = new SopProperties(new SopProperties.Kafka(SharedKafka.bootstrapServers()), null, Path.of("unused"),
-                null, null, null, Duration.ofSeconds(20), null, null);
-        bus = new CommandBus(properties, meters, commands, replies, everyReplyToldHere::get, IN_FLIGHT_LIMIT,
+        bus = new CommandBus(properties(), meters, commands, replies, everyReplyToldHere::get, IN_FLIGHT_LIMIT,
                 () -> CommandSignature.of(new byte[32]));
         bus.start();
         await().atMost(Duration.ofSeconds(20)).until(bus::isHealthy);
@@ -247,12 +245,16 @@ class CommandBusIT {
     }
 
     private CommandBus busOn(MockProducer<String, byte[]> producer) {
-        SopProperties properties = new SopProperties(new SopProperties.Kafka(SharedKafka.bootstrapServers()), null, Path.of("unused"),
-                null, null, null, Duration.ofSeconds(20), null, null);
-        CommandBus bus = new CommandBus(properties, meters, commands, replies, everyReplyToldHere::get, IN_FLIGHT_LIMIT,
+        CommandBus bus = new CommandBus(properties(), meters, commands, replies, everyReplyToldHere::get, IN_FLIGHT_LIMIT,
                 () -> CommandSignature.of(new byte[32]), settings -> producer);
         bus.start();
         return bus;
+    }
+
+    /** The shared broker and a command timeout of 20 s. */
+    private static SopProperties properties() {
+        return new SopProperties(new SopProperties.Kafka(SharedKafka.bootstrapServers()), null, Path.of("unused"),
+                null, null, null, Duration.ofSeconds(20), null, null);
     }
 
     @Test
