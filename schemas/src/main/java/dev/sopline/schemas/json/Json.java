@@ -1,6 +1,10 @@
 package dev.sopline.schemas.json;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import tools.jackson.core.json.JsonFactory;
+import tools.jackson.core.util.BufferRecycler;
+import tools.jackson.core.util.JsonRecyclerPools;
+import tools.jackson.core.util.RecyclerPool;
 import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.ObjectMapper;
 import tools.jackson.databind.cfg.MapperBuilder;
@@ -15,7 +19,16 @@ import tools.jackson.module.blackbird.BlackbirdModule;
  */
 public final class Json {
 
-    private static final JsonMapper MAPPER = configure(JsonMapper.builder()).build();
+    /**
+     * Where the mappers keep the buffers they write and read with: one set per thread. Jackson 3's default pool is one
+     * deque shared by every thread, and taking a buffer from it and giving it back was about 3% of the engine's stream
+     * thread at C=64, which writes a few dozen records per instance (docs/decisions.md, "Buffers per thread"). Jackson's
+     * own measurements found the per-thread pool fastest for platform threads, which every thread that writes JSON or
+     * Smile here is (the stream threads, the web server's request threads, the workers' polling threads).
+     */
+    public static final RecyclerPool<BufferRecycler> BUFFERS = JsonRecyclerPools.threadLocalPool();
+
+    private static final JsonMapper MAPPER = configure(JsonMapper.builder(JsonFactory.builder().recyclerPool(BUFFERS).build())).build();
 
     private Json() {}
 

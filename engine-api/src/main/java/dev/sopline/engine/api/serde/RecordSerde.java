@@ -6,6 +6,8 @@ import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serializer;
 import tools.jackson.core.JacksonException;
+import tools.jackson.core.TokenStreamFactory;
+import tools.jackson.dataformat.smile.SmileFactory;
 import tools.jackson.dataformat.smile.SmileMapper;
 import tools.jackson.dataformat.smile.SmileWriteFeature;
 
@@ -25,7 +27,7 @@ public final class RecordSerde<T> implements Serde<T> {
      * whole record. Such a value can arrive in any input, output or payload; refused, it stopped the relay on one
      * worker's result, and failed the request that brought it.
      */
-    private static final SmileMapper SMILE = Json.configure(SmileMapper.builder())
+    private static final SmileMapper SMILE = Json.configure(SmileMapper.builder(SmileFactory.builder().recyclerPool(Json.BUFFERS).build()))
             .enable(SmileWriteFeature.LENIENT_UTF_ENCODING)
             .build();
 
@@ -45,6 +47,11 @@ public final class RecordSerde<T> implements Serde<T> {
 
     public RecordSerde(Class<T> type) {
         this.type = type;
+    }
+
+    /** The buffers the records are written and read with (a test checks they are kept per thread). */
+    static TokenStreamFactory streamFactory() {
+        return SMILE.tokenStreamFactory();
     }
 
     /** A record's bytes as this version writes them. */

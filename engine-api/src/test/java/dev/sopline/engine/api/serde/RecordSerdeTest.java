@@ -3,7 +3,9 @@ package dev.sopline.engine.api.serde;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
+import tools.jackson.core.util.BufferRecycler;
 
 class RecordSerdeTest {
 
@@ -17,6 +19,16 @@ class RecordSerdeTest {
         @SuppressWarnings("unchecked")
         Map<String, Object> read = RecordSerde.read(written, Map.class);
         assertThat(read).containsEntry("text", "a\uFFFDb").containsEntry("kept", "ok");
+    }
+
+    @Test
+    void shouldKeepTheBuffersItWritesWithPerThread() throws Exception {
+        BufferRecycler first = RecordSerde.streamFactory()._getBufferRecycler();
+
+        // A pool shared by every thread hands out a new recycler for each one taken and not given back.
+        assertThat(RecordSerde.streamFactory()._getBufferRecycler()).isSameAs(first);
+        assertThat(CompletableFuture.supplyAsync(() -> RecordSerde.streamFactory()._getBufferRecycler()).get())
+                .isNotSameAs(first);
     }
 
     @Test
