@@ -3,6 +3,8 @@ package dev.sopline.schemas.json;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -42,6 +44,32 @@ class IsoInstantsTest {
             assertThat(written).isEqualTo(JACKSON.writeValueAsString(new Stamped(instant)));
             assertThat(Json.mapper().readValue(written, Stamped.class).at()).isEqualTo(instant);
         }
+    }
+
+    /** An event's {@code time}, as the CloudEvents SDK writes it, and {@link Instant#toString()}, over the same instants. */
+    @Test
+    void shouldWriteTheTextOfTheJdksFormattersForEventsAndRecords() {
+        Random random = new Random(20261130L);
+        for (int sample = 0; sample < 20_000; sample++) {
+            long seconds = YEAR_0 + (long) (random.nextDouble() * (YEAR_9999_END - YEAR_0));
+            int nanos = random.nextInt(1_000_000_000);
+            int fraction = switch (sample % 5) {
+                case 0 -> 0;
+                case 1 -> nanos / 1_000_000 * 1_000_000;
+                case 2 -> nanos / 1_000 * 1_000;
+                case 3 -> nanos / 100_000_000 * 100_000_000;
+                default -> nanos;
+            };
+            Instant instant = Instant.ofEpochSecond(seconds, fraction);
+
+            assertThat(IsoInstants.formatAsOffsetDateTime(instant))
+                    .isEqualTo(DateTimeFormatter.ISO_OFFSET_DATE_TIME.format(instant.atOffset(ZoneOffset.UTC)));
+            assertThat(IsoInstants.format(instant)).isEqualTo(instant.toString());
+        }
+        Instant pastYear9999 = Instant.parse("+10000-01-01T00:00:00.5Z");
+        assertThat(IsoInstants.format(pastYear9999)).isEqualTo(pastYear9999.toString());
+        assertThat(IsoInstants.formatAsOffsetDateTime(pastYear9999))
+                .isEqualTo(DateTimeFormatter.ISO_OFFSET_DATE_TIME.format(pastYear9999.atOffset(ZoneOffset.UTC)));
     }
 
     /** Other offsets, short fractions, long years, impossible dates: whatever Jackson made of them, this makes too. */
