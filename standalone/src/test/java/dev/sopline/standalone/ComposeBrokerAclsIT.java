@@ -9,7 +9,6 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.StringReader;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -75,8 +74,8 @@ class ComposeBrokerAclsIT {
 
     @BeforeAll
     static void startBrokerAsComposeDoes() throws Exception {
-        int port = freePort();
-        int controllerPort = freePort();
+        int port = StandaloneProcess.freePort();
+        int controllerPort = StandaloneProcess.freePort();
         logDir = Files.createTempDirectory("compose-broker");
         Properties props = composeBrokerProperties();
         props.put("listeners", "CLIENTS://localhost:" + port + ",CONTROLLER://localhost:" + controllerPort);
@@ -265,11 +264,5 @@ class ComposeBrokerAclsIT {
         }
         assertThat(bindings).isNotEmpty();
         return bindings;
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
     }
 }

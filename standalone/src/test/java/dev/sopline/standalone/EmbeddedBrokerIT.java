@@ -2,8 +2,6 @@ package dev.sopline.standalone;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -25,7 +23,7 @@ class EmbeddedBrokerIT {
 
     @Test
     void theGroupAndTransactionTopicsGetTheFewPartitionsOfOneNode() throws Exception {
-        try (EmbeddedBroker broker = EmbeddedBroker.start(dataDir, freePort(), freePort());
+        try (EmbeddedBroker broker = EmbeddedBroker.start(dataDir, StandaloneProcess.freePort(), StandaloneProcess.freePort());
                 Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()))) {
             // Each topic is made on first use: a group's offsets asked for, a transactional producer started.
             admin.listConsumerGroupOffsets("any-group").all().get();
@@ -63,16 +61,10 @@ class EmbeddedBrokerIT {
 
     /** The settings the started broker reports for itself, as an operator would read them. */
     private Config runningBrokersConfig() throws Exception {
-        try (EmbeddedBroker broker = EmbeddedBroker.start(dataDir, freePort(), freePort());
+        try (EmbeddedBroker broker = EmbeddedBroker.start(dataDir, StandaloneProcess.freePort(), StandaloneProcess.freePort());
                 Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()))) {
             ConfigResource node = new ConfigResource(ConfigResource.Type.BROKER, "1");
             return admin.describeConfigs(List.of(node)).all().get().get(node);
-        }
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
         }
     }
 }

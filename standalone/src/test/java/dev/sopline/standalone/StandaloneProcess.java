@@ -12,6 +12,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -38,9 +40,20 @@ final class StandaloneProcess implements AutoCloseable {
         this.env = env;
     }
 
+    /**
+     * Ports handed out in this JVM. The system may give a port it has just released to the next bind to port 0, and a
+     * test that picks several before starting its processes would then give two of them the same one.
+     */
+    private static final Set<Integer> HANDED_OUT = ConcurrentHashMap.newKeySet();
+
+    /** A port nothing listens on now, and that no other call in this JVM has handed out. */
     static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
+        while (true) {
+            try (ServerSocket socket = new ServerSocket(0)) {
+                if (HANDED_OUT.add(socket.getLocalPort())) {
+                    return socket.getLocalPort();
+                }
+            }
         }
     }
 
