@@ -333,6 +333,8 @@ public final class Benchmark {
         CpuUse.Snapshot after;
         Map<String, Long> requestsBefore;
         Map<String, Long> requestsAfter;
+        Map<String, Long> errorsBefore;
+        Map<String, Long> errorsAfter;
         Map<String, Long> topicsInBefore;
         Map<String, Long> topicsInAfter;
         Map<String, Object> platformClients;
@@ -343,6 +345,7 @@ public final class Benchmark {
             Thread.sleep(settings.ramp().toMillis());
             PlatformJvm.Recording flight = recording == null ? null : jvm.startRecording("closed-loop-c" + concurrency);
             requestsBefore = KafkaMetrics.brokerRequests(jvm.server());
+            errorsBefore = KafkaMetrics.brokerErrors(jvm.server());
             topicsInBefore = KafkaMetrics.brokerTopicsIn(jvm.server());
             before = CpuUse.take(platform, jvm);
             loop.beginMeasuring();
@@ -350,6 +353,7 @@ public final class Benchmark {
             loop.endMeasuring();
             after = CpuUse.take(platform, jvm);
             requestsAfter = KafkaMetrics.brokerRequests(jvm.server());
+            errorsAfter = KafkaMetrics.brokerErrors(jvm.server());
             topicsInAfter = KafkaMetrics.brokerTopicsIn(jvm.server());
             platformClients = KafkaMetrics.clients(jvm.server());
             brokerRequestTimes = KafkaMetrics.brokerRequestTimes(jvm.server());
@@ -375,6 +379,7 @@ public final class Benchmark {
         measured.put("cpu", CpuUse.between(before, after, result.completedInWindow()));
         measured.put("broker_requests_per_instance", KafkaMetrics.perInstance(requestsBefore, requestsAfter, result.completedInWindow()));
         measured.put("broker_request_times_ms", brokerRequestTimes);
+        measured.put("broker_errors_while_measuring", KafkaMetrics.increase(errorsBefore, errorsAfter));
         measured.put("broker_in_per_instance_by_topic", KafkaMetrics.perInstance(topicsInBefore, topicsInAfter, result.completedInWindow()));
         measured.put("platform_kafka_clients", platformClients);
         measured.put("load_generator_kafka_clients", loadGeneratorClients);

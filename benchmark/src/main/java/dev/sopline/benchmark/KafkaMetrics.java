@@ -19,7 +19,7 @@ final class KafkaMetrics {
             "kafka.streams:type=stream-thread-metrics,*", List.of("poll-rate", "poll-records-avg", "poll-latency-avg", "process-rate",
                     "process-records-avg", "commit-rate", "commit-latency-avg", "poll-ratio", "process-ratio", "commit-ratio", "punctuate-ratio"),
             "kafka.producer:type=producer-metrics,*", List.of("request-rate", "record-send-rate", "records-per-request-avg",
-                    "request-latency-avg", "batch-size-avg"),
+                    "request-latency-avg", "batch-size-avg", "record-retry-rate"),
             "kafka.consumer:type=consumer-fetch-manager-metrics,*", List.of("fetch-rate", "records-per-request-avg", "fetch-latency-avg",
                     "records-consumed-rate"),
             "kafka.consumer:type=consumer-coordinator-metrics,*", List.of("commit-rate", "commit-latency-avg"));
@@ -60,6 +60,20 @@ final class KafkaMetrics {
             Object count = server.getAttribute(name, "Count");
             if (count instanceof Number number) {
                 counts.merge(name.getKeyProperty("request"), number.longValue(), Long::sum);
+            }
+        }
+        return counts;
+    }
+
+    /**
+     * Requests the broker has answered with an error so far, by kind and error ({@code Produce CONCURRENT_TRANSACTIONS}):
+     * a produce that meets the markers of the transaction before is retried after the producer's backoff.
+     */
+    static Map<String, Long> brokerErrors(MBeanServerConnection server) throws Exception {
+        Map<String, Long> counts = new TreeMap<>();
+        for (ObjectName name : server.queryNames(new ObjectName("kafka.network:type=RequestMetrics,name=ErrorsPerSec,*"), null)) {
+            if (!"NONE".equals(name.getKeyProperty("error")) && server.getAttribute(name, "Count") instanceof Number number) {
+                counts.merge(name.getKeyProperty("request") + " " + name.getKeyProperty("error"), number.longValue(), Long::sum);
             }
         }
         return counts;
@@ -112,6 +126,18 @@ final class KafkaMetrics {
     }
 
     /** Per instance, what each of the broker's counts grew by between two readings; those under 0.05 per instance left out. */
+    /** How much each count grew between two readings; counts that did not grow are left out. */
+    static Map<String, Long> increase(Map<String, Long> before, Map<String, Long> after) {
+        Map<String, Long> grown = new TreeMap<>();
+        after.forEach((key, count) -> {
+            long increase = count - before.getOrDefault(key, 0L);
+            if (increase > 0) {
+                grown.put(key, increase);
+            }
+        });
+        return grown;
+    }
+
     static Map<String, Double> perInstance(Map<String, Long> before, Map<String, Long> after, long instances) {
         Map<String, Double> per = new LinkedHashMap<>();
         after.entrySet().stream()
