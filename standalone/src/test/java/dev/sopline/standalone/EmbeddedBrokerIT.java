@@ -59,6 +59,13 @@ class EmbeddedBrokerIT {
         assertThat(config.get("num.io.threads").value()).isEqualTo(String.valueOf(expected.requestHandlers()));
     }
 
+    @Test
+    void aTransactionsWriteThatMeetsTheLastCommitsMarkersIsCheckedAgainAfterAMillisecond() throws Exception {
+        Config config = runningBrokersConfig();
+
+        assertThat(config.get("add.partitions.to.txn.retry.backoff.ms").value()).as("Kafka's default is 20 ms").isEqualTo("1");
+    }
+
     /** The settings the started broker reports for itself, as an operator would read them. */
     private Config runningBrokersConfig() throws Exception {
         try (EmbeddedBroker broker = EmbeddedBroker.start(dataDir, StandaloneProcess.freePort(), StandaloneProcess.freePort());

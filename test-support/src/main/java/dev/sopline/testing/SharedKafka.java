@@ -28,6 +28,8 @@ public final class SharedKafka {
                     "group.initial.rebalance.delay.ms", "0",
                     // As in docker-compose: a killed engine's open transaction is aborted within a second of timing out.
                     "transaction.abort.timed.out.transaction.cleanup.interval.ms", "1000",
+                    // As the platform's brokers: a write that meets the last commit's markers is checked again after 1 ms.
+                    "add.partitions.to.txn.retry.backoff.ms", "1",
                     "auto.create.topics.enable", "false"));
             started.afterPropertiesSet();
             // No shutdown hook: the broker must outlive the clients that close in their own hooks, and ends with the JVM.

@@ -237,8 +237,10 @@ public record EngineSettings(
         props.put(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), 0);
         props.put(StreamsConfig.producerPrefix(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION), 1);
         // A record sent right after a commit can reach a partition whose markers for that commit are still being
-        // written: the broker answers CONCURRENT_TRANSACTIONS and the producer retries after this backoff. Writing the
-        // markers takes milliseconds; the default 100 ms would hold back the stream thread's output that long.
+        // written. A broker of transaction version 2 (Kafka 4) holds the write and checks again itself, after its
+        // add.partitions.to.txn.retry.backoff.ms (the platform's brokers: 1 ms); an older one answers
+        // CONCURRENT_TRANSACTIONS and the producer retries after this backoff. Writing the markers takes milliseconds;
+        // the default 100 ms would hold back the stream thread's output that long.
         props.put(StreamsConfig.producerPrefix(ProducerConfig.RETRY_BACKOFF_MS_CONFIG), 10);
         // The stream thread commits between polls: a poll that waits 100 ms (the default) delays every commit by up to
         // that long. The fetch itself keeps the broker's long poll, which answers as soon as a command arrives.
