@@ -66,8 +66,9 @@ final class KafkaMetrics {
     }
 
     /**
-     * Requests the broker has answered with an error so far, by kind and error ({@code Produce CONCURRENT_TRANSACTIONS}):
-     * a produce that meets the markers of the transaction before is retried after the producer's backoff.
+     * Requests the broker has answered with an error so far, by kind and error ({@code AddPartitionsToTxn
+     * CONCURRENT_TRANSACTIONS}: a transaction's write that met the markers of the commit before, checked again after the
+     * broker's backoff).
      */
     static Map<String, Long> brokerErrors(MBeanServerConnection server) throws Exception {
         Map<String, Long> counts = new TreeMap<>();
@@ -125,7 +126,6 @@ final class KafkaMetrics {
         return times;
     }
 
-    /** Per instance, what each of the broker's counts grew by between two readings; those under 0.05 per instance left out. */
     /** How much each count grew between two readings; counts that did not grow are left out. */
     static Map<String, Long> increase(Map<String, Long> before, Map<String, Long> after) {
         Map<String, Long> grown = new TreeMap<>();
@@ -138,6 +138,7 @@ final class KafkaMetrics {
         return grown;
     }
 
+    /** Per instance, what each of the broker's counts grew by between two readings; those under 0.05 per instance left out. */
     static Map<String, Double> perInstance(Map<String, Long> before, Map<String, Long> after, long instances) {
         Map<String, Double> per = new LinkedHashMap<>();
         after.entrySet().stream()

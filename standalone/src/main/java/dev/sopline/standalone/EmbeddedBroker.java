@@ -71,7 +71,7 @@ public final class EmbeddedBroker implements AutoCloseable {
         // A transaction's first write to a partition is checked with its coordinator, and right after the engine commits,
         // while the commit's markers are still being written (a few milliseconds), that check answers
         // CONCURRENT_TRANSACTIONS: the broker holds the write and checks again after this backoff. At Kafka's 20 ms,
-        // the engine's output (one request in flight) stopped for 20 ms after nearly every commit.
+        // the engine's output (one request in flight) could stand still for 20 ms after nearly every commit.
         props.put("add.partitions.to.txn.retry.backoff.ms", "1");
         BrokerThreads threads = BrokerThreads.ofThisMachine();
         props.put("num.network.threads", String.valueOf(threads.network()));
