@@ -6,6 +6,7 @@ import java.lang.management.ManagementFactory;
 import java.util.Map;
 import javax.management.MBeanServer;
 import javax.management.ObjectName;
+import javax.management.StandardMBean;
 import org.junit.jupiter.api.Test;
 
 class KafkaMetricsTest {
@@ -15,17 +16,8 @@ class KafkaMetricsTest {
         long getCount();
     }
 
-    public static final class Count implements CountMBean {
-        private final long count;
-
-        Count(long count) {
-            this.count = count;
-        }
-
-        @Override
-        public long getCount() {
-            return count;
-        }
+    private static StandardMBean meter(long count) throws Exception {
+        return new StandardMBean((CountMBean) () -> count, CountMBean.class);
     }
 
     @Test
@@ -33,8 +25,8 @@ class KafkaMetricsTest {
         MBeanServer server = ManagementFactory.getPlatformMBeanServer();
         ObjectName concurrent = new ObjectName("kafka.network:type=RequestMetrics,name=ErrorsPerSec,request=AddPartitionsToTxn,error=CONCURRENT_TRANSACTIONS");
         ObjectName none = new ObjectName("kafka.network:type=RequestMetrics,name=ErrorsPerSec,request=AddPartitionsToTxn,error=NONE");
-        server.registerMBean(new Count(7), concurrent);
-        server.registerMBean(new Count(900), none);
+        server.registerMBean(meter(7), concurrent);
+        server.registerMBean(meter(900), none);
         try {
             assertThat(KafkaMetrics.brokerErrors(server)).isEqualTo(Map.of("AddPartitionsToTxn CONCURRENT_TRANSACTIONS", 7L));
         } finally {
