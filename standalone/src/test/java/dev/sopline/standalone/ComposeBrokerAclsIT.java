@@ -24,6 +24,7 @@ import java.util.concurrent.TimeUnit;
 import kafka.server.KafkaConfig;
 import kafka.server.KafkaRaftServer;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.Config;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -33,6 +34,7 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.acl.AccessControlEntry;
+import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.acl.AclBinding;
 import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.acl.AclPermissionType;
@@ -190,6 +192,16 @@ class ComposeBrokerAclsIT {
                     .isEqualTo("sop.commands");
             assertThatThrownBy(() -> worker.send(new ProducerRecord<>(BILLING, "i-1", "forged step")).get(30, TimeUnit.SECONDS))
                     .hasCauseInstanceOf(TopicAuthorizationException.class);
+        }
+    }
+
+    @Test
+    void shouldCheckATransactionsWriteThatMeetsTheLastCommitsMarkersAgainAfterAMillisecond() throws Exception {
+        try (Admin platform = Admin.create(clientConfig("platform"))) {
+            ConfigResource node = new ConfigResource(ConfigResource.Type.BROKER, "1");
+            Config config = platform.describeConfigs(List.of(node)).all().get(30, TimeUnit.SECONDS).get(node);
+
+            assertThat(config.get("add.partitions.to.txn.retry.backoff.ms").value()).as("Kafka's default is 20 ms").isEqualTo("1");
         }
     }
 
