@@ -85,7 +85,9 @@ public final class Benchmark {
                 Boolean.parseBoolean(options.getOrDefault("profile", "false")) ? out.toAbsolutePath().getParent() : null,
                 jar,
                 java.util.Arrays.stream(options.getOrDefault("platform-java-options", "").split(" ")).filter(option -> !option.isBlank()).toList(),
-                BlockingHttp.named(options.getOrDefault("http-client", "url-connection")));
+                BlockingHttp.named(options.getOrDefault("http-client", "url-connection")),
+                new JitSettling(Double.parseDouble(options.getOrDefault("settle-jit-below-pct", "10")) / 100, SETTLE_WINDOW,
+                        Duration.ofSeconds(Long.parseLong(options.getOrDefault("settle-limit-s", "180")))));
         List<Duration> commitIntervals = list(options.getOrDefault("commit-interval-ms", "10,100")).stream()
                 .map(Long::parseLong).map(Duration::ofMillis).toList();
 
@@ -105,6 +107,8 @@ public final class Benchmark {
         reportedSettings.put("closed_loop_concurrency", settings.concurrency());
         reportedSettings.put("closed_loop_duration_s", settings.duration().toSeconds());
         reportedSettings.put("closed_loop_ramp_s", settings.ramp().toSeconds());
+        reportedSettings.put("closed_loop_settle_jit_below_pct_of_a_core", Benchmark.round(100 * settings.settling().coreShare()));
+        reportedSettings.put("closed_loop_settle_limit_s", settings.settling().limit().toSeconds());
         reportedSettings.put("open_loop_rate_per_s", settings.rate());
         reportedSettings.put("platform_java_options", settings.platformJavaOptions());
         reportedSettings.put("closed_loop_http_client", settings.httpClient().optionName());
@@ -147,7 +151,7 @@ public final class Benchmark {
 
     private static Map<String, Object> measureLittleHorse(Map<String, String> options, Settings settings) throws Exception {
         return LittleHorseRun.measure(littleHorseJava(options), Path.of(options.getOrDefault("littlehorse-node", "benchmark-littlehorse/target")),
-                settings.concurrency(), settings.warmUp(), settings.ramp(), settings.duration());
+                settings.concurrency(), settings.warmUp(), settings.ramp(), settings.settling(), settings.duration());
     }
 
     /** {@code --littlehorse-java}, else the first Java 25 or later under {@code /usr/lib/jvm}. */
@@ -177,7 +181,10 @@ public final class Benchmark {
     private record Settings(Set<String> cases, int instances, int sequential, int httpRequests, int httpConcurrency, int processVersions,
                             Duration warmUp,
                             List<Integer> concurrency, Duration duration, Duration ramp, int rate, Path profileDirectory, Path jar,
-                            List<String> platformJavaOptions, BlockingHttp httpClient) {}
+                            List<String> platformJavaOptions, BlockingHttp httpClient, JitSettling settling) {}
+
+    /** How long the JIT compilers' share of a core is measured over, while a case waits for them to settle. */
+    private static final Duration SETTLE_WINDOW = Duration.ofSeconds(10);
 
     /**
      * The platform's JVM options. When profiling, the flight recorder starts with the JVM: started later, through the
@@ -340,9 +347,11 @@ public final class Benchmark {
         Map<String, Object> platformClients;
         Map<String, Object> loadGeneratorClients;
         Map<String, Object> brokerRequestTimes;
+        Map<String, Object> settled;
         ClosedLoop.Loop loop = closedLoop.start(concurrency);
         try (loop) {
             Thread.sleep(settings.ramp().toMillis());
+            settled = settings.settling().await(JitSettling.compilersOf(platform.pid()));
             PlatformJvm.Recording flight = recording == null ? null : jvm.startRecording("closed-loop-c" + concurrency);
             requestsBefore = KafkaMetrics.brokerRequests(jvm.server());
             errorsBefore = KafkaMetrics.brokerErrors(jvm.server());
@@ -376,6 +385,7 @@ public final class Benchmark {
         measured.put("start_errors", result.startErrors());
         measured.put("unfinished", result.unfinished());
         measured.put("gets_per_instance", round(result.readsPerInstance()));
+        measured.put("jit_settling", settled);
         measured.put("cpu", CpuUse.between(before, after, result.completedInWindow()));
         measured.put("broker_requests_per_instance", KafkaMetrics.perInstance(requestsBefore, requestsAfter, result.completedInWindow()));
         measured.put("broker_request_times_ms", brokerRequestTimes);

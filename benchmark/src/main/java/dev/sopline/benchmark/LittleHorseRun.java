@@ -23,7 +23,7 @@ final class LittleHorseRun {
      * @param nodeBuild the {@code benchmark-littlehorse/target} directory
      */
     static Map<String, Object> measure(Path javaExecutable, Path nodeBuild, List<Integer> concurrencies, Duration warmUp,
-                                       Duration ramp, Duration duration) throws Exception {
+                                       Duration ramp, JitSettling settling, Duration duration) throws Exception {
         Map<String, Object> report = new LinkedHashMap<>();
         report.put("version", VERSION);
         try (LittleHorseProcess node = LittleHorseProcess.start(javaExecutable, nodeBuild)) {
@@ -36,7 +36,7 @@ final class LittleHorseRun {
                 List<Map<String, Object>> cases = new ArrayList<>();
                 for (int concurrency : concurrencies) {
                     System.out.println("LittleHorse: measuring the closed loop, " + concurrency + " in flight...");
-                    cases.add(measureClosedLoop(closedLoop, node, concurrency, ramp, duration));
+                    cases.add(measureClosedLoop(closedLoop, node, concurrency, ramp, settling, duration));
                 }
                 report.put("closed_loop", cases);
             }
@@ -45,7 +45,7 @@ final class LittleHorseRun {
     }
 
     private static Map<String, Object> measureClosedLoop(LittleHorseClosedLoop closedLoop, LittleHorseProcess node, int concurrency,
-                                                         Duration ramp, Duration duration) throws Exception {
+                                                         Duration ramp, JitSettling settling, Duration duration) throws Exception {
         long wallBefore;
         long wallAfter;
         Duration nodeBefore;
@@ -54,9 +54,11 @@ final class LittleHorseRun {
         Duration ownAfter;
         Map<String, Duration> nodeJvmBefore;
         Map<String, Duration> nodeJvmAfter;
+        Map<String, Object> settled;
         ClosedLoop.Loop loop = closedLoop.start(concurrency);
         try (loop) {
             Thread.sleep(ramp.toMillis());
+            settled = settling.await(JitSettling.compilersOf(node.pid()));
             wallBefore = System.nanoTime();
             nodeBefore = node.cpuTime();
             nodeJvmBefore = node.jvmThreadsCpu();
@@ -92,6 +94,7 @@ final class LittleHorseRun {
         measured.put("start_errors", result.startErrors());
         measured.put("unfinished", result.unfinished());
         measured.put("reads_per_instance", Benchmark.round(result.readsPerInstance()));
+        measured.put("jit_settling", settled);
         measured.put("cpu", cpu);
         return measured;
     }

@@ -90,6 +90,7 @@ final class Table {
         rateRow(table, interval, name + "CPU-s per 1,000 instances (% of a core): platform process (broker within it; JIT compilers within it) + load generator",
                 cpuPart(cpu, "platform_process") + " (" + cpuPart(cpu, "broker") + "; " + jvmPart(cpu, "platform_parts", PlatformProcess.JIT) + ") + "
                         + cpuPart(cpu, "load_generator"));
+        settlingRow(table, interval, name, measured.get("jit_settling"));
         Map<String, Double> requests = (Map<String, Double>) measured.get("broker_requests_per_instance");
         Map<String, Double> in = (Map<String, Double>) measured.get("broker_in_per_instance_by_topic");
         if (requests != null && in != null) {
@@ -111,6 +112,20 @@ final class Table {
         rateRow(table, label, name + "CPU-s per 1,000 instances (% of a core): LittleHorse process (broker within it; JIT compilers within it) + load generator",
                 cpuPart(cpu, "littlehorse_process") + " (" + jvmPart(cpu, "littlehorse_jvm_threads", PlatformProcess.JIT.replace("platform JVM", "LittleHorse JVM"))
                         + ") + " + cpuPart(cpu, "load_generator"));
+        settlingRow(table, label, name, measured.get("jit_settling"));
+    }
+
+    /** How long the case ran unmeasured, after its ramp, for the engine's JIT compilers to settle; nothing when it did not wait. */
+    @SuppressWarnings("unchecked")
+    private static void settlingRow(StringBuilder table, String label, String name, Object settling) {
+        Map<String, Object> waited = (Map<String, Object>) settling;
+        if (waited == null || waited.isEmpty()) {
+            return;
+        }
+        String share = Math.round(((Number) waited.get("last_window_jit_pct_of_a_core")).doubleValue()) + "% of a core";
+        rateRow(table, label, name + "unmeasured, for the JIT compilers to settle",
+                (Boolean.TRUE.equals(waited.get("settled")) ? waited.get("settle_s") + " s, then " + share
+                        : waited.get("settle_s") + " s, not settled: still " + share) + " over the last " + waited.get("window_s") + " s");
     }
 
     @SuppressWarnings("unchecked")

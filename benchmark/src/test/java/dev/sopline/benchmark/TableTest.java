@@ -81,6 +81,34 @@ class TableTest {
                 + "+ load generator | | | | 7.37 s (110%) (0.4 s (6%)) + 1.49 s (22%) |");
     }
 
+    @Test
+    void showsHowLongEachEngineRanUnmeasuredForItsCompilersToSettle() {
+        Map<String, Object> cpu = Map.of(
+                "platform_process", Map.of("cpu_s_per_1000_instances", 12.05, "pct_of_a_core", 115.0),
+                "broker", Map.of("cpu_s_per_1000_instances", 4.59, "pct_of_a_core", 44.0),
+                "load_generator", Map.of("cpu_s_per_1000_instances", 2.76, "pct_of_a_core", 26.0),
+                "littlehorse_process", Map.of("cpu_s_per_1000_instances", 7.37, "pct_of_a_core", 110.0));
+        Map<String, Object> platformCase = new HashMap<>(closedLoopAt(64));
+        platformCase.put("cpu", cpu);
+        platformCase.put("jit_settling", Map.of("settle_s", 180.0, "settled", false, "last_window_jit_pct_of_a_core", 23.4, "window_s", 10L));
+        Map<String, Object> littleHorseCase = new HashMap<>(closedLoopAt(64));
+        littleHorseCase.put("reads_per_instance", 1.0);
+        littleHorseCase.put("cpu", cpu);
+        littleHorseCase.put("jit_settling", Map.of("settle_s", 20.1, "settled", true, "last_window_jit_pct_of_a_core", 7.6, "window_s", 10L));
+        Map<String, Object> notWaited = new HashMap<>(closedLoopAt(1));
+        notWaited.put("cpu", cpu);
+        notWaited.put("jit_settling", Map.of());
+
+        String table = Table.render(List.of(Map.of("commit_interval_ms", 100, "gateway_closed_loop", List.of(notWaited, platformCase),
+                "ratios", Map.of())), Map.of("version", "1.2.1", "closed_loop", List.of(littleHorseCase)));
+
+        assertThat(table).contains("| 100 ms | Closed loop through the gateway, C=64: unmeasured, for the JIT compilers to settle | | | | "
+                + "180.0 s, not settled: still 23% of a core over the last 10 s |");
+        assertThat(table).contains("| LittleHorse 1.2.1 | Closed loop through LittleHorse's API, C=64: unmeasured, for the JIT compilers to settle | | | | "
+                + "20.1 s, then 8% of a core over the last 10 s |");
+        assertThat(table).doesNotContain("C=1: unmeasured");
+    }
+
     private static Map<String, Object> closedLoopAt(int concurrency) {
         return Map.of("concurrency", concurrency, "instances_per_s", 95.7, "start_errors", 0, "unfinished", 0, "gets_per_instance", 1.0,
                 "start_call_ms", percentiles(), "start_to_first_step_ms", percentiles(), "handoff_ms", percentiles(),
