@@ -55,22 +55,23 @@ class TableTest {
                 + "187 µs (152 µs) |");
     }
 
+    private static final Map<String, Object> PLATFORM_CPU = Map.of(
+            "platform_process", part(12.05, 115.0),
+            "broker", part(4.59, 44.0),
+            "load_generator", part(2.76, 26.0),
+            "platform_parts", Map.of(PlatformProcess.JIT, part(2.1, 20.1)));
+    private static final Map<String, Object> LITTLEHORSE_CPU = Map.of(
+            "littlehorse_process", part(7.37, 110.0),
+            "load_generator", part(1.49, 22.0),
+            "littlehorse_jvm_threads", Map.of("LittleHorse JVM: JIT compiler threads", part(0.4, 6.2)));
+
     @Test
     void showsTheShareOfEachEnginesJitCompilersBesideItsCpu() {
-        Map<String, Object> platformCpu = Map.of(
-                "platform_process", Map.of("cpu_s_per_1000_instances", 12.05, "pct_of_a_core", 115.0),
-                "broker", Map.of("cpu_s_per_1000_instances", 4.59, "pct_of_a_core", 44.0),
-                "load_generator", Map.of("cpu_s_per_1000_instances", 2.76, "pct_of_a_core", 26.0),
-                "platform_parts", Map.of(PlatformProcess.JIT, Map.of("cpu_s_per_1000_instances", 2.1, "pct_of_a_core", 20.1)));
-        Map<String, Object> littleHorseCpu = Map.of(
-                "littlehorse_process", Map.of("cpu_s_per_1000_instances", 7.37, "pct_of_a_core", 110.0),
-                "load_generator", Map.of("cpu_s_per_1000_instances", 1.49, "pct_of_a_core", 22.0),
-                "littlehorse_jvm_threads", Map.of("LittleHorse JVM: JIT compiler threads", Map.of("cpu_s_per_1000_instances", 0.4, "pct_of_a_core", 6.2)));
         Map<String, Object> platformCase = new HashMap<>(closedLoopAt(1));
-        platformCase.put("cpu", platformCpu);
+        platformCase.put("cpu", PLATFORM_CPU);
         Map<String, Object> littleHorseCase = new HashMap<>(closedLoopAt(1));
         littleHorseCase.put("reads_per_instance", 1.0);
-        littleHorseCase.put("cpu", littleHorseCpu);
+        littleHorseCase.put("cpu", LITTLEHORSE_CPU);
 
         String table = Table.render(List.of(Map.of("commit_interval_ms", 100, "gateway_closed_loop", List.of(platformCase),
                 "ratios", Map.of())), Map.of("version", "1.2.1", "closed_loop", List.of(littleHorseCase)));
@@ -83,20 +84,15 @@ class TableTest {
 
     @Test
     void showsHowLongEachEngineRanUnmeasuredForItsCompilersToSettle() {
-        Map<String, Object> cpu = Map.of(
-                "platform_process", Map.of("cpu_s_per_1000_instances", 12.05, "pct_of_a_core", 115.0),
-                "broker", Map.of("cpu_s_per_1000_instances", 4.59, "pct_of_a_core", 44.0),
-                "load_generator", Map.of("cpu_s_per_1000_instances", 2.76, "pct_of_a_core", 26.0),
-                "littlehorse_process", Map.of("cpu_s_per_1000_instances", 7.37, "pct_of_a_core", 110.0));
         Map<String, Object> platformCase = new HashMap<>(closedLoopAt(64));
-        platformCase.put("cpu", cpu);
+        platformCase.put("cpu", PLATFORM_CPU);
         platformCase.put("jit_settling", Map.of("settle_s", 180.0, "settled", false, "last_window_jit_pct_of_a_core", 23.4, "window_s", 10L));
         Map<String, Object> littleHorseCase = new HashMap<>(closedLoopAt(64));
         littleHorseCase.put("reads_per_instance", 1.0);
-        littleHorseCase.put("cpu", cpu);
+        littleHorseCase.put("cpu", LITTLEHORSE_CPU);
         littleHorseCase.put("jit_settling", Map.of("settle_s", 20.1, "settled", true, "last_window_jit_pct_of_a_core", 7.6, "window_s", 10L));
         Map<String, Object> notWaited = new HashMap<>(closedLoopAt(1));
-        notWaited.put("cpu", cpu);
+        notWaited.put("cpu", PLATFORM_CPU);
         notWaited.put("jit_settling", Map.of());
 
         String table = Table.render(List.of(Map.of("commit_interval_ms", 100, "gateway_closed_loop", List.of(notWaited, platformCase),
@@ -117,5 +113,9 @@ class TableTest {
 
     private static Map<String, Double> percentiles() {
         return Map.of("p50", 1.0, "p95", 2.0, "p99", 3.0);
+    }
+
+    private static Map<String, Double> part(double cpuSecondsPerThousand, double pctOfACore) {
+        return Map.of("cpu_s_per_1000_instances", cpuSecondsPerThousand, "pct_of_a_core", pctOfACore);
     }
 }
