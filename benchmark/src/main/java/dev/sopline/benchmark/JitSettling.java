@@ -16,16 +16,12 @@ import java.util.function.Supplier;
  */
 record JitSettling(double coreShare, Duration window, Duration limit) {
 
-    /** Each case waits for nothing more than its ramp. */
-    static JitSettling off() {
-        return new JitSettling(0, Duration.ofSeconds(10), Duration.ZERO);
-    }
-
+    /** Off with a share or a limit of 0 ({@code --settle-jit-below-pct=0}): each case waits for nothing more than its ramp. */
     boolean enabled() {
         return coreShare > 0 && !limit.isNegative() && !limit.isZero();
     }
 
-    /** Interrupted sleeps, as the loop's time passes; a test's own clock. */
+    /** How the wait passes a window: the thread's sleep, or a test's clock moved on. */
     interface Sleeper {
         void sleep(Duration duration) throws InterruptedException;
     }

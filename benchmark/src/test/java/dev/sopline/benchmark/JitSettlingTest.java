@@ -39,7 +39,8 @@ class JitSettlingTest {
 
     @Test
     void waitsForNothingWhenOffOrWhereTheCompilersCannotBeRead() throws InterruptedException {
-        assertThat(settle(JitSettling.off(), compilers(0, 5_000))).isEmpty();
+        assertThat(settle(new JitSettling(0, WINDOW, Duration.ofSeconds(180)), compilers(0, 5_000))).isEmpty();
+        assertThat(settle(new JitSettling(0.10, WINDOW, Duration.ZERO), compilers(0, 5_000))).isEmpty();
         assertThat(settle(new JitSettling(0.10, WINDOW, Duration.ofSeconds(180)), () -> null)).isEmpty();
         assertThat(slept).isEmpty();
     }
