@@ -1,11 +1,22 @@
 package dev.sopline.testing;
 
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.apache.kafka.common.utils.Exit;
+import org.springframework.boot.SpringApplication;
 import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
 
 /**
  * One real single-node KRaft broker per test JVM, started on first use and ended with the JVM, so every
  * integration test of a module shares it. Tests keep apart by using their own application ids and consumer groups.
+ * <p>
+ * The broker ends after the applications that use it: Kafka's test kit deletes the broker's directories in JVM
+ * shutdown hooks of its own, which the JVM runs beside every other hook, among them Spring Boot's, which closes the
+ * test's engines and gateways. A log directory deleted under a running broker takes its partitions offline, an engine
+ * committing its last transaction then waits for them until the test JVM is killed, and that engine's data directory
+ * is never deleted. So the kit's hooks are held back, and run by a Spring Boot shutdown handler (which runs once every
+ * application context has closed) after the broker has stopped.
  */
 public final class SharedKafka {
 
@@ -21,6 +32,7 @@ public final class SharedKafka {
     public static synchronized EmbeddedKafkaKraftBroker broker() {
         if (broker == null) {
             EmbeddedKafkaKraftBroker started = new EmbeddedKafkaKraftBroker(1, 1);
+            List<Runnable> heldHooks = new CopyOnWriteArrayList<>();
             started.brokerProperties(Map.of(
                     "transaction.state.log.replication.factor", "1",
                     "transaction.state.log.min.isr", "1",
@@ -31,8 +43,16 @@ public final class SharedKafka {
                     // As the platform's brokers: a write that meets the last commit's markers is checked again after 1 ms.
                     "add.partitions.to.txn.retry.backoff.ms", "1",
                     "auto.create.topics.enable", "false"));
-            started.afterPropertiesSet();
-            // No shutdown hook: the broker must outlive the clients that close in their own hooks, and ends with the JVM.
+            Exit.setShutdownHookAdder((name, hook) -> heldHooks.add(hook));
+            try {
+                started.afterPropertiesSet();
+            } finally {
+                Exit.resetShutdownHookAdder();
+            }
+            SpringApplication.getShutdownHandlers().add(() -> {
+                started.destroy();
+                heldHooks.forEach(Runnable::run);
+            });
             broker = started;
         }
         return broker;
