@@ -20,6 +20,8 @@ import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
  */
 public final class SharedKafka {
 
+    /** Without Spring Boot in the test JVM (the engine's own tests, which close their engines themselves), the kit's hooks stay as they are. */
+    private static final boolean SPRING_BOOT = isPresent("org.springframework.boot.SpringApplication");
     private static volatile EmbeddedKafkaKraftBroker broker;
 
     private SharedKafka() {}
@@ -32,7 +34,6 @@ public final class SharedKafka {
     public static synchronized EmbeddedKafkaKraftBroker broker() {
         if (broker == null) {
             EmbeddedKafkaKraftBroker started = new EmbeddedKafkaKraftBroker(1, 1);
-            List<Runnable> heldHooks = new CopyOnWriteArrayList<>();
             started.brokerProperties(Map.of(
                     "transaction.state.log.replication.factor", "1",
                     "transaction.state.log.min.isr", "1",
@@ -43,18 +44,36 @@ public final class SharedKafka {
                     // As the platform's brokers: a write that meets the last commit's markers is checked again after 1 ms.
                     "add.partitions.to.txn.retry.backoff.ms", "1",
                     "auto.create.topics.enable", "false"));
-            Exit.setShutdownHookAdder((name, hook) -> heldHooks.add(hook));
-            try {
+            if (SPRING_BOOT) {
+                startAfterSpringApplications(started);
+            } else {
                 started.afterPropertiesSet();
-            } finally {
-                Exit.resetShutdownHookAdder();
             }
-            SpringApplication.getShutdownHandlers().add(() -> {
-                started.destroy();
-                heldHooks.forEach(Runnable::run);
-            });
             broker = started;
         }
         return broker;
+    }
+
+    private static void startAfterSpringApplications(EmbeddedKafkaKraftBroker started) {
+        List<Runnable> heldHooks = new CopyOnWriteArrayList<>();
+        Exit.setShutdownHookAdder((name, hook) -> heldHooks.add(hook));
+        try {
+            started.afterPropertiesSet();
+        } finally {
+            Exit.resetShutdownHookAdder();
+        }
+        SpringApplication.getShutdownHandlers().add(() -> {
+            started.destroy();
+            heldHooks.forEach(Runnable::run);
+        });
+    }
+
+    private static boolean isPresent(String className) {
+        try {
+            Class.forName(className, false, SharedKafka.class.getClassLoader());
+            return true;
+        } catch (ClassNotFoundException absent) {
+            return false;
+        }
     }
 }
