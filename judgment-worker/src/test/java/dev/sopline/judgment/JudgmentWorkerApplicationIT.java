@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import org.apache.kafka.clients.admin.Admin;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -56,8 +57,7 @@ class JudgmentWorkerApplicationIT {
     }
 
     @Test
-    void shouldRejoinAsTheMemberKeptInItsDataDirectory() throws Exception {
-        Path dataDir = Files.createTempDirectory("judgment-service");
+    void shouldRejoinAsTheMemberKeptInItsDataDirectory(@TempDir Path dataDir) throws Exception {
         String kept;
         try (ConfigurableApplicationContext app = start("--SOP_DATA_DIR=" + dataDir)) {
             kept = Files.readString(dataDir.resolve(JudgmentWorker.MEMBER_ID_FILE)).strip();

@@ -14,7 +14,6 @@ import dev.sopline.schemas.json.Json;
 import dev.sopline.schemas.topic.Topics;
 import dev.sopline.testing.SharedKafka;
 import dev.sopline.worker.SopWorker;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -37,6 +36,7 @@ import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.health.contributor.Status;
 
 /** The judgment worker on a real broker: the step-ready events it reads, the results it publishes, its health. */
@@ -107,8 +107,7 @@ class JudgmentWorkerIT {
     }
 
     @Test
-    void shouldBeDownOnceAnotherWorkerJoinsUnderItsIdAndFencesIt() throws Exception {
-        Path dataDir = Files.createTempDirectory("judgment-fenced");
+    void shouldBeDownOnceAnotherWorkerJoinsUnderItsIdAndFencesIt(@TempDir Path dataDir) throws Exception {
         JudgmentAgent agent = new JudgmentAgent() {
             @Override
             public AgentAnswer decide(JudgmentRequest request) throws UndecidableException {
