@@ -6,6 +6,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import org.apache.kafka.common.utils.Exit;
 import org.springframework.boot.SpringApplication;
 import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
+import org.springframework.util.ClassUtils;
 
 /**
  * One real single-node KRaft broker per test JVM, started on first use and ended with the JVM, so every
@@ -21,7 +22,8 @@ import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
 public final class SharedKafka {
 
     /** Without Spring Boot in the test JVM (the engine's own tests, which close their engines themselves), the kit's hooks stay as they are. */
-    private static final boolean SPRING_BOOT = isPresent("org.springframework.boot.SpringApplication");
+    private static final boolean SPRING_BOOT =
+            ClassUtils.isPresent("org.springframework.boot.SpringApplication", SharedKafka.class.getClassLoader());
     private static volatile EmbeddedKafkaKraftBroker broker;
 
     private SharedKafka() {}
@@ -63,17 +65,12 @@ public final class SharedKafka {
             Exit.resetShutdownHookAdder();
         }
         SpringApplication.getShutdownHandlers().add(() -> {
-            started.destroy();
-            heldHooks.forEach(Runnable::run);
+            try {
+                started.destroy();
+            } finally {
+                // A broker that fails to stop still has its directories deleted.
+                heldHooks.forEach(Runnable::run);
+            }
         });
-    }
-
-    private static boolean isPresent(String className) {
-        try {
-            Class.forName(className, false, SharedKafka.class.getClassLoader());
-            return true;
-        } catch (ClassNotFoundException absent) {
-            return false;
-        }
     }
 }
