@@ -3,12 +3,15 @@ package dev.sopline.standalone;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.sopline.engine.api.topic.EngineTopics;
+import dev.sopline.engine.topology.EngineTopology;
 import dev.sopline.example.ExampleWorker;
 import dev.sopline.judgment.AgentAnswer;
 import dev.sopline.judgment.JudgmentAgent;
 import dev.sopline.judgment.JudgmentRequest;
 import dev.sopline.judgment.JudgmentWorker;
 import dev.sopline.judgment.UndecidableException;
+import dev.sopline.schemas.topic.Topics;
 import dev.sopline.testing.SopApi;
 import dev.sopline.worker.SopWorker;
 import java.io.IOException;
@@ -19,6 +22,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.TopicDescription;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.CleanupMode;
 import org.junit.jupiter.api.io.TempDir;
@@ -62,6 +67,11 @@ class StandaloneQuickstartIT {
                     .as("the start command runs the Parallel collector (docs/decisions.md, "
                             + "\"Half the heap was the log cleaner's map; the Parallel collector\")")
                     .contains("id=\"PS Old Gen\"");
+            assertThat(partitionsOf("localhost:" + kafkaPort, EngineTopics.COMMANDS, EngineTopics.REPLIES,
+                    "sop-engine-" + EngineTopology.INSTANCES_STORE + "-changelog", Topics.EVENTS, Topics.STEP_RESULTS,
+                    Topics.automatedSteps(Topics.DEFAULT_NAMESPACE)))
+                    .as("the engine's own topics with one partition, the public ones with six (README, \"Configuration\")")
+                    .containsExactly(1, 1, 1, 6, 6, 6);
 
             assertThat(api.register(Files.readString(Path.of("..", "examples", "expense-approval.yaml"))).status()).isEqualTo(201);
             for (int i = 0; i < 4; i++) {
@@ -167,5 +177,13 @@ class StandaloneQuickstartIT {
             }
         }
         throw new AssertionError("no step " + stepId);
+    }
+
+    /** How many partitions each topic has, in the order named. */
+    private static List<Integer> partitionsOf(String bootstrap, String... topics) throws Exception {
+        try (Admin admin = Admin.create(Map.of("bootstrap.servers", bootstrap))) {
+            Map<String, TopicDescription> described = admin.describeTopics(List.of(topics)).allTopicNames().get();
+            return Stream.of(topics).map(topic -> described.get(topic).partitions().size()).toList();
+        }
     }
 }

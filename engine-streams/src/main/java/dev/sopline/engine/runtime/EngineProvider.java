@@ -16,7 +16,7 @@ public final class EngineProvider implements EmbeddedEngineProvider {
     @Override
     public EmbeddedEngine start(Map<String, String> environment, String bootstrapServers, Path stateDir, MeterRegistry meters,
                                 DecisionListener listener) {
-        EngineSettings settings = EngineSettings.fromEnvironment(environment)
+        EngineSettings settings = EngineSettings.forOneReplica(environment)
                 .withBootstrapServers(bootstrapServers)
                 .withStateDir(stateDir);
         return Engine.start(settings, meters, listener);

@@ -28,7 +28,8 @@ import org.apache.kafka.streams.errors.LogAndContinueExceptionHandler;
  * @param bootstrapServers Kafka bootstrap servers
  * @param applicationId Kafka Streams application id, shared by every engine replica
  * @param stateDir where local stores live
- * @param partitions partitions of the engine's own topics when it creates them ({@code SOP_ENGINE_PARTITIONS}, default 6):
+ * @param partitions partitions of the engine's own topics when it creates them ({@code SOP_ENGINE_PARTITIONS}, default 6,
+ *     or one per stream thread for the engine in the gateway's JVM, {@link #forOneReplica}):
  *     the command log, the replies, and so the changelogs of its stores, which take the command log's count. They
  *     bound how many replicas and stream threads share the engine's work, and each transaction of the engine touches
  *     every one of them that its decisions wrote to
@@ -75,15 +76,17 @@ public record EngineSettings(
         boolean unsignedCommandsAccepted) {
 
     public static final Duration DEFAULT_COMMIT_INTERVAL = Duration.ofMillis(100);
-
+    /** Partitions of every topic the engine creates, unless told otherwise: room for two to six replicas. */
+    public static final int DEFAULT_PARTITIONS = 6;
+    /** The settings of an engine replica, one of several that share the partitions ({@code EngineApp}). */
     public static EngineSettings fromEnvironment(Map<String, String> env) {
         Path dataDir = Path.of(env.getOrDefault("SOP_DATA_DIR", "./data"));
         return new EngineSettings(
                 env.getOrDefault("KAFKA_BOOTSTRAP_SERVERS", "localhost:9092"),
                 env.getOrDefault("SOP_ENGINE_APPLICATION_ID", "sop-engine"),
                 Path.of(env.getOrDefault("SOP_ENGINE_STATE_DIR", dataDir.resolve("engine").toString())),
-                Integer.parseInt(env.getOrDefault("SOP_ENGINE_PARTITIONS", "6")),
-                Integer.parseInt(env.getOrDefault("SOP_TOPIC_PARTITIONS", env.getOrDefault("SOP_ENGINE_PARTITIONS", "6"))),
+                Integer.parseInt(env.getOrDefault("SOP_ENGINE_PARTITIONS", String.valueOf(DEFAULT_PARTITIONS))),
+                Integer.parseInt(env.getOrDefault("SOP_TOPIC_PARTITIONS", env.getOrDefault("SOP_ENGINE_PARTITIONS", String.valueOf(DEFAULT_PARTITIONS)))),
                 EngineTopics.replication(env),
                 Integer.parseInt(env.getOrDefault("SOP_ENGINE_STANDBY_REPLICAS", "0")),
                 Duration.ofMillis(Long.parseLong(env.getOrDefault("SOP_ENGINE_COMMIT_INTERVAL_MS", String.valueOf(DEFAULT_COMMIT_INTERVAL.toMillis())))),
@@ -96,6 +99,27 @@ public record EngineSettings(
                 retention(env.get("SOP_RETENTION")),
                 resultKeysRequired(env.get("SOP_RESULT_KEYS")),
                 unsignedCommandsAccepted(env.get("SOP_COMMAND_SIGNATURES")));
+    }
+
+    /**
+     * The settings of the engine that runs in the gateway's JVM, alone (the standalone). Unless
+     * {@code SOP_ENGINE_PARTITIONS} is set, or {@code SOP_ENGINE_ADVERTISED_ENDPOINT} says other replicas share the
+     * work, its own topics get one partition per stream thread (one by default): a
+     * replica alone gets nothing from more partitions than threads, while each of its tasks commits all of its stores
+     * and each of its transactions touches every partition its decisions wrote to (docs/decisions.md, "One replica,
+     * one partition"). The public topics keep {@link #DEFAULT_PARTITIONS} (or {@code SOP_TOPIC_PARTITIONS}), so a team
+     * can still spread its steps over six workers. The counts apply to topics created from now on: a data directory
+     * made before keeps the topics it has.
+     */
+    public static EngineSettings forOneReplica(Map<String, String> env) {
+        if (env.containsKey("SOP_ENGINE_PARTITIONS") || env.containsKey("SOP_ENGINE_ADVERTISED_ENDPOINT")) {
+            // Set by the operator, or the engine is told it is one of several replicas: a replica's count.
+            return fromEnvironment(env);
+        }
+        Map<String, String> withDefaults = new java.util.HashMap<>(env);
+        withDefaults.put("SOP_ENGINE_PARTITIONS", env.getOrDefault("SOP_ENGINE_THREADS", "1"));
+        withDefaults.putIfAbsent("SOP_TOPIC_PARTITIONS", String.valueOf(DEFAULT_PARTITIONS));
+        return fromEnvironment(withDefaults);
     }
 
     /**

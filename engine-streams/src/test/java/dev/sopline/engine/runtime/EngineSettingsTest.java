@@ -71,6 +71,23 @@ class EngineSettingsTest {
                 .extracting(EngineSettings::partitions, EngineSettings::topicPartitions).containsExactly(1, 6);
     }
 
+    @Test
+    void shouldGiveTheEngineInTheGatewaysJvmOnePartitionPerStreamThreadAndThePublicTopicsSix() {
+        assertThat(EngineSettings.forOneReplica(Map.of())).extracting(EngineSettings::partitions, EngineSettings::topicPartitions)
+                .containsExactly(1, 6);
+        assertThat(EngineSettings.forOneReplica(Map.of("SOP_TOPIC_PARTITIONS", "12")))
+                .extracting(EngineSettings::partitions, EngineSettings::topicPartitions).containsExactly(1, 12);
+        assertThat(EngineSettings.forOneReplica(Map.of("SOP_ENGINE_THREADS", "4")))
+                .as("a partition per stream thread").extracting(EngineSettings::partitions).isEqualTo(4);
+        assertThat(EngineSettings.forOneReplica(Map.of("SOP_ENGINE_PARTITIONS", "6")))
+                .as("set, the count is the operator's, and the public topics follow it as on a replica")
+                .extracting(EngineSettings::partitions, EngineSettings::topicPartitions).containsExactly(6, 6);
+        assertThat(EngineSettings.forOneReplica(Map.of("SOP_ENGINE_ADVERTISED_ENDPOINT", "engine-1:7070")))
+                .as("one of several replicas").extracting(EngineSettings::partitions, EngineSettings::topicPartitions).containsExactly(6, 6);
+        assertThat(EngineSettings.forOneReplica(Map.of("SOP_ENGINE_PARTITIONS", "2", "SOP_TOPIC_PARTITIONS", "3")))
+                .extracting(EngineSettings::partitions, EngineSettings::topicPartitions).containsExactly(2, 3);
+    }
+
     /** The application's config as a processor's context hands it over. */
     private static Map<String, Object> asMap(Properties properties) {
         Map<String, Object> map = new HashMap<>();
