@@ -89,6 +89,7 @@ class DistributedFailoverIT {
         String gatewayUrl = "http://localhost:" + httpPort;
         String blindGatewayUrl = "http://localhost:" + blindHttpPort;
         SopApi api = new SopApi(gatewayUrl, TOKEN);
+        SharedBrokerTopics.ensure();
 
         try (DistributedProcess engine1 = engine(workDir, "engine-1", queryPort1);
              DistributedProcess engine2 = engine(workDir, "engine-2", queryPort2);
@@ -174,7 +175,7 @@ class DistributedFailoverIT {
                 "KAFKA_BOOTSTRAP_SERVERS", SharedKafka.bootstrapServers(),
                 "SOP_ENGINE_APPLICATION_ID", "distributed-it",
                 "SOP_ENGINE_ADVERTISED_ENDPOINT", "localhost:" + queryPort,
-                "SOP_ENGINE_PARTITIONS", "6",
+                "SOP_ENGINE_PARTITIONS", String.valueOf(SharedBrokerTopics.PARTITIONS),
                 "SOP_ENGINE_STANDBY_REPLICAS", "1",
                 "SOP_ENGINE_COMMIT_INTERVAL_MS", "100"));
     }

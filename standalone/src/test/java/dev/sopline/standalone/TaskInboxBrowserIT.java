@@ -149,6 +149,7 @@ class TaskInboxBrowserIT {
         Optional<Path[]> installed = Browser.installed();
         assumeTrue(installed.isPresent(), "chromium and chromedriver are not installed (bash .ci/run installs them)");
         executables = installed.get();
+        SharedBrokerTopics.ensure();
         gateway = new SpringApplication(GatewayApplication.class).run("--server.port=0",
                 "--sop.kafka.bootstrap-servers=" + SharedKafka.bootstrapServers(),
                 "--sop.bootstrap-token=" + TOKEN,
