@@ -84,6 +84,7 @@ public final class Engine implements EmbeddedEngine {
             EngineTopics.ensure(admin, settings.partitions(), settings.topicPartitions(), settings.replication());
             commandPartitions = EngineTopics.partitions(admin, EngineTopics.COMMANDS);
         }
+        settings.partitionShortfall(commandPartitions).ifPresent(LOG::warn);
         byte[] secret = EngineSecret.resolve(settings.engineSecret(), settings.bootstrapServers());
         CallbackIds callbackIds = new CallbackIds(secret).requiringResultKeys(settings.resultKeysRequired());
         EngineQueryKey queryKey = EngineQueryKey.of(secret);

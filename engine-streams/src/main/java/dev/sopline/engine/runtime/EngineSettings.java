@@ -123,6 +123,20 @@ public record EngineSettings(
     }
 
     /**
+     * What to tell the operator when the command log has fewer partitions than this engine would have made: topics keep
+     * the count of whoever made them first (a standalone makes one), and replicas or threads beyond that count only
+     * wait as standbys. Empty when there are as many or more.
+     */
+    public Optional<String> partitionShortfall(int commandPartitions) {
+        if (commandPartitions >= partitions) {
+            return Optional.empty();
+        }
+        return Optional.of(("%s has %d partition(s), fewer than this engine's %d (SOP_ENGINE_PARTITIONS): at most %d engine replica(s) "
+                + "and stream thread(s) work at once, the others wait as standbys. The count is fixed when the topics are created")
+                .formatted(EngineTopics.COMMANDS, commandPartitions, partitions, commandPartitions));
+    }
+
+    /**
      * {@code SOP_RETENTION}: the short form of process files ({@code 30d}, {@code 12h}, {@code 90m}, {@code 45s}) or
      * ISO-8601 ({@code P30D}, {@code PT12H}); unset or blank means 30 days. Anything else stops the start with a message.
      */

@@ -88,6 +88,16 @@ class EngineSettingsTest {
                 .extracting(EngineSettings::partitions, EngineSettings::topicPartitions).containsExactly(2, 3);
     }
 
+    @Test
+    void shouldTellAReplicaWhoseCommandLogHasFewerPartitionsThanItWouldHaveMadeThatOnlySoManyWorkAtOnce() {
+        EngineSettings replica = EngineSettings.fromEnvironment(Map.of());
+        assertThat(replica.partitionShortfall(1)).hasValueSatisfying(message -> assertThat(message)
+                .contains("sop.commands has 1 partition(s), fewer than this engine's 6").contains("at most 1 engine replica(s)"));
+        assertThat(replica.partitionShortfall(6)).isEmpty();
+        assertThat(EngineSettings.forOneReplica(Map.of()).partitionShortfall(6))
+                .as("a standalone on the six partitions an earlier version made").isEmpty();
+    }
+
     /** The application's config as a processor's context hands it over. */
     private static Map<String, Object> asMap(Properties properties) {
         Map<String, Object> map = new HashMap<>();
