@@ -11,6 +11,7 @@ import dev.sopline.schemas.definition.Durations;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
@@ -75,6 +76,19 @@ public record EngineSettings(
         boolean resultKeysRequired,
         boolean unsignedCommandsAccepted) {
 
+    public EngineSettings {
+        // Threads first: in the gateway's JVM the partitions follow the threads, and the message should name what was set.
+        atLeastOne("SOP_ENGINE_THREADS", streamThreads);
+        atLeastOne("SOP_ENGINE_PARTITIONS", partitions);
+        atLeastOne("SOP_TOPIC_PARTITIONS", topicPartitions);
+    }
+
+    private static void atLeastOne(String variable, int value) {
+        if (value < 1) {
+            throw new IllegalArgumentException("Expected " + variable + " to be at least 1, but it is " + value);
+        }
+    }
+
     public static final Duration DEFAULT_COMMIT_INTERVAL = Duration.ofMillis(100);
     /** Partitions of every topic the engine creates, unless told otherwise: room for two to six replicas. */
     public static final int DEFAULT_PARTITIONS = 6;
@@ -116,7 +130,7 @@ public record EngineSettings(
             // Set by the operator, or the engine is told it is one of several replicas: a replica's count.
             return fromEnvironment(env);
         }
-        Map<String, String> withDefaults = new java.util.HashMap<>(env);
+        Map<String, String> withDefaults = new HashMap<>(env);
         withDefaults.put("SOP_ENGINE_PARTITIONS", env.getOrDefault("SOP_ENGINE_THREADS", "1"));
         withDefaults.putIfAbsent("SOP_TOPIC_PARTITIONS", String.valueOf(DEFAULT_PARTITIONS));
         return fromEnvironment(withDefaults);

@@ -1,6 +1,7 @@
 package dev.sopline.engine.runtime;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.sopline.engine.topology.WorkspaceEventTopics;
 import java.util.HashMap;
@@ -86,6 +87,17 @@ class EngineSettingsTest {
                 .as("one of several replicas").extracting(EngineSettings::partitions, EngineSettings::topicPartitions).containsExactly(6, 6);
         assertThat(EngineSettings.forOneReplica(Map.of("SOP_ENGINE_PARTITIONS", "2", "SOP_TOPIC_PARTITIONS", "3")))
                 .extracting(EngineSettings::partitions, EngineSettings::topicPartitions).containsExactly(2, 3);
+    }
+
+    @Test
+    void shouldRefuseToStartWithNoStreamThreadOrNoPartitionNamingTheSettingThatWasGiven() {
+        assertThatThrownBy(() -> EngineSettings.forOneReplica(Map.of("SOP_ENGINE_THREADS", "0")))
+                .as("in the gateway's JVM the partitions follow the threads: the threads are named")
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("Expected SOP_ENGINE_THREADS to be at least 1, but it is 0");
+        assertThatThrownBy(() -> EngineSettings.fromEnvironment(Map.of("SOP_ENGINE_PARTITIONS", "0")))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("SOP_ENGINE_PARTITIONS");
+        assertThatThrownBy(() -> EngineSettings.fromEnvironment(Map.of("SOP_TOPIC_PARTITIONS", "-1")))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("SOP_TOPIC_PARTITIONS");
     }
 
     @Test
