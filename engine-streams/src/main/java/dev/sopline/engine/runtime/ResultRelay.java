@@ -45,6 +45,8 @@ public final class ResultRelay implements AutoCloseable {
     static final String SINK = "commands-sink";
 
     private static final Logger LOG = LoggerFactory.getLogger(ResultRelay.class);
+    /** Longer names are clipped in the log: an instance id is 26 characters, a step id rarely more than a few dozen. */
+    private static final int LOGGED_NAME_CHARS = 80;
 
     private final KafkaStreams streams;
 
@@ -89,7 +91,7 @@ public final class ResultRelay implements AutoCloseable {
             copy = RecordSerde.write(new ReportStepResult(result));
         } catch (RuntimeException e) {
             LOG.warn("The result of {} {} attempt {} cannot be encoded ({}); reporting the attempt failed",
-                    result.instanceId(), result.stepId(), result.attempt(), e.toString());
+                    forLog(result.instanceId()), forLog(result.stepId()), result.attempt(), e.toString());
             return RecordSerde.write(new ReportStepResult(failed(result, ErrorCodes.INVALID_PAYLOAD,
                     "The step's result could not be encoded as the engine's record")));
         }
@@ -97,7 +99,7 @@ public final class ResultRelay implements AutoCloseable {
             return copy;
         }
         LOG.warn("The result of {} {} attempt {} is {} bytes as the engine's record, more than one record may hold; reporting the attempt failed",
-                result.instanceId(), result.stepId(), result.attempt(), copy.length);
+                forLog(result.instanceId()), forLog(result.stepId()), result.attempt(), copy.length);
         byte[] failure = RecordSerde.write(new ReportStepResult(failed(result, ErrorCodes.PAYLOAD_TOO_LARGE,
                 "The step's result is %d bytes as the engine's record, more than one Kafka record may hold".formatted(copy.length))));
         if (failure.length > RecordSerde.MAX_RECORD_BYTES) {
@@ -106,6 +108,17 @@ public final class ResultRelay implements AutoCloseable {
             return null;
         }
         return failure;
+    }
+
+    /**
+     * A name as a worker's record gave it, for one line of the log: anyone who may write to {@code sop.step-results}
+     * chooses it, and a step id of a mebibyte must not become a log line of a mebibyte.
+     */
+    static String forLog(String name) {
+        if (name == null || name.length() <= LOGGED_NAME_CHARS) {
+            return name;
+        }
+        return name.substring(0, LOGGED_NAME_CHARS) + "... (" + name.length() + " characters)";
     }
 
     private static StepResult failed(StepResult result, String code, String message) {
@@ -142,7 +155,10 @@ public final class ResultRelay implements AutoCloseable {
         // a request is out go together in the next one.
         props.put(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), 0);
         props.put(StreamsConfig.producerPrefix(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION), 1);
-        props.put(StreamsConfig.POLL_MS_CONFIG, 10);
+        // Kafka's default. A poll returns as soon as a result is fetched, so the wait bounds only how often an idle relay
+        // goes round its loop (and how late its at-least-once commit may come): at 10 ms that was 2% of a core on an idle
+        // platform (docs/decisions.md, "An idle platform's loops").
+        props.put(StreamsConfig.POLL_MS_CONFIG, 100);
         // One input topic, so each task has one partition and nothing to wait for (see EngineSettings#streamsProperties).
         props.put(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG, StreamsConfig.MAX_TASK_IDLE_MS_DISABLED);
         // A result published before the relay's group first committed is still copied.

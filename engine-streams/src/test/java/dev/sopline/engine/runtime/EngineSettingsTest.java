@@ -49,6 +49,16 @@ class EngineSettingsTest {
     }
 
     @Test
+    void shouldLetTheIdleResultRelayWaitOnItsPollAsLongAsKafkaDoesWhileTheEngineWaitsTenMillisecondsForItsCommits() {
+        EngineSettings settings = EngineSettings.fromEnvironment(Map.of());
+
+        assertThat(ResultRelay.properties(settings).get(StreamsConfig.POLL_MS_CONFIG)).as("the relay: idle, ten passes a second")
+                .isEqualTo(100);
+        assertThat(settings.streamsProperties().get(StreamsConfig.POLL_MS_CONFIG)).as("the engine: its commits come on time")
+                .isEqualTo(10L);
+    }
+
+    @Test
     void shouldNotIdleTasksWhoseOnlyInputIsOnePartition() {
         EngineSettings settings = EngineSettings.fromEnvironment(Map.of());
 

@@ -2,6 +2,7 @@ package dev.sopline.engine.runtime;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import ch.qos.logback.classic.Level;
 import dev.sopline.engine.api.topic.EngineTopics;
 import dev.sopline.engine.api.serde.JsonSerde;
 import dev.sopline.engine.api.serde.RecordSerde;
@@ -9,6 +10,7 @@ import dev.sopline.schemas.command.Command;
 import dev.sopline.schemas.command.ReportStepResult;
 import dev.sopline.schemas.event.StepResult;
 import dev.sopline.schemas.topic.Topics;
+import dev.sopline.testing.CapturedLog;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -96,8 +98,14 @@ class ResultRelayTest {
         String huge = "x".repeat(1_100_000);
         results.pipeInput("01JA", new StepResult("default", "01JA", "charge", 1, Map.of("receipt", "r"), null, null, huge, PUBLISHED)
                 .withResultKey(huge), PUBLISHED);
-        results.pipeInput("01JA", new StepResult("default", "01JA", huge, 1, Map.of("receipt", "r"), null, null, "worker-1", PUBLISHED),
-                PUBLISHED);
+        try (CapturedLog log = CapturedLog.of(ResultRelay.class)) {
+            results.pipeInput("01JA", new StepResult("default", "01JA", huge, 1, Map.of("receipt", "r"), null, null, "worker-1", PUBLISHED),
+                    PUBLISHED);
+
+            assertThat(log.messagesAtLeast(Level.WARN)).as("the sender's step id, clipped").isNotEmpty()
+                    .allSatisfy(message -> assertThat(message).hasSizeLessThan(400))
+                    .anySatisfy(message -> assertThat(message).contains("(1100000 characters)"));
+        }
 
         List<Command> relayed = commands.readValuesToList();
         assertThat(relayed).singleElement().satisfies(command -> {
