@@ -60,6 +60,31 @@ class KafkaWorkerIT {
     }
 
     @Test
+    void shouldCompleteTheInstancesOfAWorkerThatPublishesToTheStepResultsTopicThroughTheEnginesRelay() {
+        platform.register(Platform.oneStepProcess("through-relay", "relay.work"));
+        SopWorker worker = SopWorker.builder().kafka(SharedKafka.bootstrapServers()).group("relay-group").workerId("relayed")
+                .resultsToCommandTopic(false)
+                .handle("relay.work", step -> Map.of("result", "relayed " + step.inputs().get("n")))
+                .start();
+        try {
+            List<String> ids = new ArrayList<>();
+            for (int i = 0; i < 5; i++) {
+                ids.add(platform.start("through-relay", Map.of("n", i)));
+            }
+
+            await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
+                for (String id : ids) {
+                    assertThat(platform.instance("through-relay", id).path("state").asString()).as(id).isEqualTo("completed");
+                }
+            });
+            assertThat(platform.instance("through-relay", ids.get(3)).path("steps").get(0).path("outputs").path("result").asString())
+                    .isEqualTo("relayed 3");
+        } finally {
+            worker.close();
+        }
+    }
+
+    @Test
     void shouldSkipStepReadyRecordsItCannotUseAndRunTheStepsAfterThem() throws Exception {
         platform.register(Platform.oneStepProcess("after-bad-records", "skipbad.work"));
         String topic = dev.sopline.schemas.topic.Topics.automatedStepsFor("skipbad.work");
