@@ -41,16 +41,8 @@ class KafkaWorkerIT {
         }
         try {
             awaitStableGroup("share-group", 3);
-            List<String> ids = new ArrayList<>();
-            for (int i = 0; i < 30; i++) {
-                ids.add(platform.start("shared-batch", Map.of("n", i)));
-            }
+            List<String> ids = startAndAwaitCompleted("shared-batch", 30);
 
-            await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
-                for (String id : ids) {
-                    assertThat(platform.instance("shared-batch", id).path("state").asString()).as(id).isEqualTo("completed");
-                }
-            });
             assertThat(calls.keySet()).containsExactlyInAnyOrderElementsOf(ids);
             assertThat(calls.values()).allSatisfy(count -> assertThat(count.get()).isEqualTo(1));
             assertThat(byWorker.keySet()).as("more than one worker did work").hasSizeGreaterThan(1);
@@ -67,16 +59,8 @@ class KafkaWorkerIT {
                 .handle("relay.work", step -> Map.of("result", "relayed " + step.inputs().get("n")))
                 .start();
         try {
-            List<String> ids = new ArrayList<>();
-            for (int i = 0; i < 5; i++) {
-                ids.add(platform.start("through-relay", Map.of("n", i)));
-            }
+            List<String> ids = startAndAwaitCompleted("through-relay", 5);
 
-            await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
-                for (String id : ids) {
-                    assertThat(platform.instance("through-relay", id).path("state").asString()).as(id).isEqualTo("completed");
-                }
-            });
             assertThat(platform.instance("through-relay", ids.get(3)).path("steps").get(0).path("outputs").path("result").asString())
                     .isEqualTo("relayed 3");
         } finally {
@@ -188,6 +172,20 @@ class KafkaWorkerIT {
     }
 
     /** Until the group is stable with {@code members} members, each assigned partitions. */
+    /** Starts {@code count} instances with inputs {@code n} = 0, 1, ... and waits until every one has completed. */
+    private List<String> startAndAwaitCompleted(String process, int count) {
+        List<String> ids = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            ids.add(platform.start(process, Map.of("n", i)));
+        }
+        await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
+            for (String id : ids) {
+                assertThat(platform.instance(process, id).path("state").asString()).as(id).isEqualTo("completed");
+            }
+        });
+        return ids;
+    }
+
     static void awaitStableGroup(String group, int members) {
         try (Admin admin = Admin.create(Map.of("bootstrap.servers", SharedKafka.bootstrapServers()))) {
             await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
