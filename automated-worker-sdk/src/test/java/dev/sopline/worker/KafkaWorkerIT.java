@@ -171,7 +171,6 @@ class KafkaWorkerIT {
         }
     }
 
-    /** Until the group is stable with {@code members} members, each assigned partitions. */
     /** Starts {@code count} instances with inputs {@code n} = 0, 1, ... and waits until every one has completed. */
     private List<String> startAndAwaitCompleted(String process, int count) {
         List<String> ids = new ArrayList<>();
@@ -186,6 +185,7 @@ class KafkaWorkerIT {
         return ids;
     }
 
+    /** Until the group is stable with {@code members} members, each assigned partitions. */
     static void awaitStableGroup(String group, int members) {
         try (Admin admin = Admin.create(Map.of("bootstrap.servers", SharedKafka.bootstrapServers()))) {
             await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {

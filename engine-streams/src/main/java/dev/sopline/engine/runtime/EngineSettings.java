@@ -76,6 +76,10 @@ public record EngineSettings(
         boolean resultKeysRequired,
         boolean unsignedCommandsAccepted) {
 
+    public static final Duration DEFAULT_COMMIT_INTERVAL = Duration.ofMillis(100);
+    /** Partitions of every topic the engine creates, unless told otherwise: room for two to six replicas. */
+    public static final int DEFAULT_PARTITIONS = 6;
+
     public EngineSettings {
         // Threads first: in the gateway's JVM the partitions follow the threads, and the message should name what was set.
         atLeastOne("SOP_ENGINE_THREADS", streamThreads);
@@ -89,9 +93,6 @@ public record EngineSettings(
         }
     }
 
-    public static final Duration DEFAULT_COMMIT_INTERVAL = Duration.ofMillis(100);
-    /** Partitions of every topic the engine creates, unless told otherwise: room for two to six replicas. */
-    public static final int DEFAULT_PARTITIONS = 6;
     /** The settings of an engine replica, one of several that share the partitions ({@code EngineApp}). */
     public static EngineSettings fromEnvironment(Map<String, String> env) {
         Path dataDir = Path.of(env.getOrDefault("SOP_DATA_DIR", "./data"));
