@@ -100,12 +100,13 @@ class DistributedFailoverIT {
                      "SOP_BOOTSTRAP_TOKEN", TOKEN,
                      "SOP_RATE_LIMIT_PER_SECOND", "1000",
                      "SOP_RATE_LIMIT_BURST", "1000"));
-             // A gateway that can read from no replica at all: its starts must still be taken.
+             // A gateway that can read from no replica at all: its starts must still be taken. It starts as the image
+             // starts it; the others start as the README's start command does, in half the time.
              DistributedProcess blindGateway = new DistributedProcess("blind-gateway", workDir, GatewayApplication.class.getName(), Map.of(
                      "KAFKA_BOOTSTRAP_SERVERS", SharedKafka.bootstrapServers(),
                      "SOP_HTTP_PORT", String.valueOf(blindHttpPort),
                      "SOP_ENGINE_QUERY_URL", "http://localhost:" + StandaloneProcess.freePort(),
-                     "SOP_BOOTSTRAP_TOKEN", TOKEN))) {
+                     "SOP_BOOTSTRAP_TOKEN", TOKEN), DistributedProcess.Launch.IMAGE)) {
             engine1.start();
             engine2.start();
             gateway.start();

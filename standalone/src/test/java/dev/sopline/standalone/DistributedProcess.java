@@ -8,39 +8,71 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 
 /**
- * One service of {@code docker-compose.yml} run as the image runs it: the platform jar started through Spring Boot's
- * {@code PropertiesLauncher}, {@code LOADER_MAIN} naming the service's main class, in a JVM of its own.
+ * One service of {@code docker-compose.yml} in a JVM of its own, started either as the image starts it or as the
+ * README's start command starts the platform (see {@link Launch}).
  */
 final class DistributedProcess implements AutoCloseable {
 
+    /** How the process's JVM finds the service's classes. */
+    enum Launch {
+        /**
+         * As the image does: the platform jar through Spring Boot's {@code PropertiesLauncher}, {@code LOADER_MAIN}
+         * naming the service's main class.
+         */
+        IMAGE,
+        /**
+         * As the README's start command does: the extracted jar beside its libraries, with the class-data archive the
+         * build records, the service's main class named on the command line. It serves the same classes and starts in
+         * about half the time (a gateway: 8 s instead of 17 s on a 2-core host).
+         */
+        START_COMMAND
+    }
+
     private static final String LAUNCHER = "org.springframework.boot.loader.launch.PropertiesLauncher";
+    private static final Path EXTRACTED_JAR = Path.of("target", "sopline", "sopline-standalone.jar");
+    private static final Path CLASS_DATA_ARCHIVE = Path.of("target", "sopline", "sopline.jsa");
     /** A gateway that can read from no replica takes a few seconds to say it is DOWN. */
     private static final Duration ANSWER_WITHIN = Duration.ofSeconds(10);
 
     private final String name;
     private final Path log;
     private final Map<String, String> env;
+    private final String mainClass;
+    private final Launch launch;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
     private Process process;
 
     DistributedProcess(String name, Path workDir, String mainClass, Map<String, String> env) throws IOException {
+        this(name, workDir, mainClass, env, Launch.START_COMMAND);
+    }
+
+    DistributedProcess(String name, Path workDir, String mainClass, Map<String, String> env, Launch launch) throws IOException {
         this.name = name;
+        this.mainClass = mainClass;
+        this.launch = launch;
         Path dataDir = Files.createDirectories(workDir.resolve(name));
         this.log = workDir.resolve(name + ".log");
         this.env = new java.util.HashMap<>(env);
-        this.env.put("LOADER_MAIN", mainClass);
+        if (launch == Launch.IMAGE) {
+            this.env.put("LOADER_MAIN", mainClass);
+        }
         this.env.put("SOP_DATA_DIR", dataDir.toString());
     }
 
     void start() throws IOException {
-        if (!Files.exists(StandaloneProcess.JAR)) {
-            throw new IllegalStateException("Expected " + StandaloneProcess.JAR.toAbsolutePath() + "; it is built by the package phase");
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx384m", "-XX:TieredStopAtLevel=1"));
+        if (launch == Launch.IMAGE) {
+            command.addAll(List.of("-cp", built(StandaloneProcess.JAR), LAUNCHER));
+        } else {
+            command.addAll(List.of("-XX:SharedArchiveFile=" + built(CLASS_DATA_ARCHIVE), "-cp", built(EXTRACTED_JAR), mainClass));
         }
-        ProcessBuilder builder = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx384m", "-XX:TieredStopAtLevel=1", "-cp", StandaloneProcess.JAR.toString(), LAUNCHER);
+        ProcessBuilder builder = new ProcessBuilder(command);
         builder.environment().putAll(env);
         builder.redirectErrorStream(true);
         builder.redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
@@ -74,6 +106,13 @@ final class DistributedProcess implements AutoCloseable {
             Thread.currentThread().interrupt();
             return false;
         }
+    }
+
+    private static String built(Path file) {
+        if (!Files.exists(file)) {
+            throw new IllegalStateException("Expected " + file.toAbsolutePath() + "; it is built by the package phase");
+        }
+        return file.toString();
     }
 
     /** SIGKILL: the replica leaves no goodbye to the group, commits nothing, closes no connection cleanly. */
