@@ -22,6 +22,7 @@ import dev.sopline.engine.api.query.Page;
 import dev.sopline.engine.api.view.ProcessVersions;
 import dev.sopline.gateway.command.CommandBus;
 import dev.sopline.gateway.command.IdempotencyKeys;
+import dev.sopline.gateway.command.WaitsForTheEngine;
 import dev.sopline.schemas.command.IdempotencyKey;
 import dev.sopline.schemas.command.InstanceCommand;
 import dev.sopline.gateway.engine.EngineAccess;
@@ -106,6 +107,7 @@ public class InstanceController {
             responses = @ApiResponse(responseCode = "201", description = "Started",
                     content = @Content(mediaType = "application/json", schema = @Schema(implementation = InstanceSchemas.StartedInstance.class))))
     @PostMapping("/sop/{name}/start")
+    @WaitsForTheEngine
     public ResponseEntity<Object> start(@Parameter(description = NAME, example = "review") @PathVariable String name, @RequestBody(required = false) byte[] body, HttpServletRequest request) {
         String workspace = scope.workspace(request);
         JsonNode json = JsonBodies.object(body);
@@ -271,6 +273,7 @@ public class InstanceController {
             responses = @ApiResponse(responseCode = "200", description = "The cancelled instance",
                     content = @Content(mediaType = "application/json", schema = @Schema(implementation = InstanceSchemas.Instance.class))))
     @PostMapping("/sop/{name}/{id}/cancel")
+    @WaitsForTheEngine
     public ResponseEntity<Object> cancel(@Parameter(description = NAME, example = "review") @PathVariable String name,
                                          @Parameter(description = ID) @PathVariable String id, HttpServletRequest request) {
         return sendWithoutBody(new CancelInstance(newCommandId(), scope.workspace(request), id, name, actor(request)), request);
@@ -287,6 +290,7 @@ public class InstanceController {
             responses = @ApiResponse(responseCode = "200", description = "The instance, running or waiting again",
                     content = @Content(mediaType = "application/json", schema = @Schema(implementation = InstanceSchemas.Instance.class))))
     @PostMapping("/sop/{name}/{id}/retry")
+    @WaitsForTheEngine
     public ResponseEntity<Object> retry(@Parameter(description = NAME, example = "review") @PathVariable String name,
                                         @Parameter(description = ID) @PathVariable String id, HttpServletRequest request) {
         return sendWithoutBody(new RetryInstance(newCommandId(), scope.workspace(request), id, name, actor(request)), request);
@@ -314,6 +318,7 @@ public class InstanceController {
             responses = @ApiResponse(responseCode = "200", description = "The step, completed (or its attempt failed)",
                     content = @Content(mediaType = "application/json", schema = @Schema(implementation = InstanceSchemas.Step.class))))
     @PostMapping("/sop/{name}/{id}/steps/{stepId}/submit")
+    @WaitsForTheEngine
     public ResponseEntity<Object> submit(@Parameter(description = NAME, example = "review") @PathVariable String name,
                                          @Parameter(description = ID) @PathVariable String id,
                                          @Parameter(description = "The step id", example = "read") @PathVariable String stepId,

@@ -11,6 +11,7 @@ import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import dev.sopline.gateway.command.CommandBus;
+import dev.sopline.gateway.command.WaitsForTheEngine;
 import dev.sopline.gateway.engine.EngineAccess;
 import dev.sopline.gateway.web.ApiException;
 import dev.sopline.gateway.workspace.WorkspaceLocks;
@@ -106,6 +107,7 @@ public class ProcessController {
             responses = @ApiResponse(responseCode = "201", description = "Registered",
                     content = @Content(mediaType = "application/json", schema = @Schema(implementation = ProcessSchemas.RegisteredProcess.class))))
     @PostMapping(path = "/sop/processes/register", consumes = MediaType.MULTIPART_FORM_DATA_VALUE)
+    @WaitsForTheEngine
     public ResponseEntity<Object> register(@Parameter(description = "The process file, YAML") @RequestPart("file") MultipartFile file, HttpServletRequest request) throws IOException {
         String workspace = scope.workspace(request);
         byte[] bytes = file.getBytes();

@@ -144,6 +144,20 @@ public class CommandBus implements StopsConcurrently, DecisionListener {
         }
     }
 
+    /**
+     * Whether a command of the workspace would be turned away now by {@link #send}, counted as turned away if so: asked
+     * before a request's body is read ({@link WaitsForTheEngine}), so that under overload a write that cannot be let in
+     * costs a fraction of what it costs once parsed. A command asked about and let in may still be turned away by
+     * {@link #send}.
+     */
+    public boolean turnsAway(String workspace) {
+        if (waitingRoom.hasRoomFor(workspace)) {
+            return false;
+        }
+        turnedAway.increment();
+        return true;
+    }
+
     private CommandReply publishAndWait(Command command) {
         long started = System.nanoTime();
         CompletableFuture<Supplier<CommandReply>> reply = new CompletableFuture<>();

@@ -51,8 +51,7 @@ public class ApiErrorHandler {
     ResponseEntity<ErrorBody> turnedAway(CommandsInFlightFullException e) {
         return error(HttpStatus.SERVICE_UNAVAILABLE.value())
                 .header(HttpHeaders.RETRY_AFTER, RETRY_AFTER_SECONDS)
-                .body(ErrorBody.of(ErrorCodes.UNAVAILABLE, CommandsInFlightFullException.CLIENT_MESSAGE
-                        + ": retry after the delay in Retry-After"));
+                .body(ErrorBody.of(ErrorCodes.UNAVAILABLE, CommandsInFlightFullException.ANSWER));
     }
 
     @ExceptionHandler({EngineUnavailableException.class, StateUnavailableException.class})

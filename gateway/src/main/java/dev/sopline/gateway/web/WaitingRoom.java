@@ -42,14 +42,22 @@ public final class WaitingRoom {
 
     /** Takes a place for one request of the workspace, or answers false when it must be turned away. */
     public synchronized boolean tryEnter(String workspace) {
-        int workspaceHeld = heldByWorkspace.getOrDefault(workspace, 0);
-        boolean room = workspaceHeld < share ? held < limit : limit - held > reserve;
-        if (!room) {
+        if (!hasRoomFor(workspace)) {
             return false;
         }
         held++;
-        heldByWorkspace.put(workspace, workspaceHeld + 1);
+        heldByWorkspace.merge(workspace, 1, Integer::sum);
         return true;
+    }
+
+    /**
+     * Whether {@link #tryEnter} would let a request of the workspace in now, taking no place: a request that would be
+     * turned away can be answered before any work is spent on it. The answer may be out of date by the time the request
+     * tries to enter, either way; only {@link #tryEnter} holds a place.
+     */
+    public synchronized boolean hasRoomFor(String workspace) {
+        int workspaceHeld = heldByWorkspace.getOrDefault(workspace, 0);
+        return workspaceHeld < share ? held < limit : limit - held > reserve;
     }
 
     /** Gives back a place taken by {@link #tryEnter}. */

@@ -166,12 +166,14 @@ class CommandBusIT {
         SubmitStep a4 = submit("team-a");
         assertThatThrownBy(() -> bus.send(a4)).as("a fourth of one workspace would take the others' reserve")
                 .isInstanceOf(CommandsInFlightFullException.class);
+        assertThat(bus.turnsAway("team-a")).as("the look before a request's body is read").isTrue();
+        assertThat(bus.turnsAway("team-b")).as("the look for a workspace with room").isFalse();
         SubmitStep b1 = submit("team-b");
         CompletableFuture<CommandReply> b1Answer = CompletableFuture.supplyAsync(() -> bus.send(b1));
         await().atMost(Duration.ofSeconds(10)).until(() -> bus.waiting() == IN_FLIGHT_LIMIT);
         SubmitStep c1 = submit("team-c");
         assertThatThrownBy(() -> bus.send(c1)).as("one beyond the limit").isInstanceOf(CommandsInFlightFullException.class);
-        assertThat(meters.counter("sop.gateway.commands.turned_away").count()).isEqualTo(2.0);
+        assertThat(meters.counter("sop.gateway.commands.turned_away").count()).as("two sent, one looked at").isEqualTo(3.0);
         assertThat(aAnswers.get(0)).as("the commands let in still wait").isNotDone();
 
         CommandReply reply = CommandReply.ok(a1.commandId(), 200, null);

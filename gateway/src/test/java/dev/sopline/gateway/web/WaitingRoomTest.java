@@ -60,7 +60,10 @@ class WaitingRoomTest {
         assertThat(enter("team-a", 200)).isEqualTo(32);
     }
 
-    /** Whatever the order of writes and answers: never more than the limit, and a workspace under its half never waits for room that is there. */
+    /**
+     * Whatever the order of writes and answers: never more than the limit, a workspace under its half never waits for
+     * room that is there, and a look ahead ({@link WaitingRoom#hasRoomFor}) foresees each answer without taking a place.
+     */
     @Test
     void shouldNeverPassTheLimitNorTurnAwayAWorkspaceUnderItsHalfWhileThereIsRoom() {
         Random random = new Random(23);
@@ -76,7 +79,9 @@ class WaitingRoomTest {
             String workspace = "team-" + random.nextInt(random.nextBoolean() ? 1 : 4);
             int held = entered.size();
             int workspaceHeld = holds.getOrDefault(workspace, 0);
+            boolean foreseen = room.hasRoomFor(workspace);
             boolean let = room.tryEnter(workspace);
+            assertThat(let).as("what the look ahead, which takes no place, foresaw").isEqualTo(foreseen);
             if (workspaceHeld < 64 && held < 128) {
                 assertThat(let).as("under its half with room left").isTrue();
             }
