@@ -146,7 +146,7 @@ public class CommandBus implements StopsConcurrently, DecisionListener {
 
     /**
      * Whether a command of the workspace would be turned away now by {@link #send}, counted as turned away if so: asked
-     * before a request's body is read ({@link WaitsForTheEngine}), so that under overload a write that cannot be let in
+     * before a request's body is parsed ({@link WaitsForTheEngine}), so that under overload a write that cannot be let in
      * costs a fraction of what it costs once parsed. A command asked about and let in may still be turned away by
      * {@link #send}.
      */

@@ -9,7 +9,7 @@ import java.lang.annotation.Target;
 /**
  * Marks an API handler whose request, authenticated by a token, publishes a command of the token's workspace and
  * waits for the engine's reply ({@link CommandBus#send}). When that workspace has no room left among the commands
- * waiting, the request is answered 503 {@code unavailable} before its body is read or its handler runs.
+ * waiting, the request is answered 503 {@code unavailable} before its body is parsed or its handler runs.
  */
 @Documented
 @Retention(RetentionPolicy.RUNTIME)

@@ -166,7 +166,7 @@ class CommandBusIT {
         SubmitStep a4 = submit("team-a");
         assertThatThrownBy(() -> bus.send(a4)).as("a fourth of one workspace would take the others' reserve")
                 .isInstanceOf(CommandsInFlightFullException.class);
-        assertThat(bus.turnsAway("team-a")).as("the look before a request's body is read").isTrue();
+        assertThat(bus.turnsAway("team-a")).as("the look before a request's body is parsed").isTrue();
         assertThat(bus.turnsAway("team-b")).as("the look for a workspace with room").isFalse();
         SubmitStep b1 = submit("team-b");
         CompletableFuture<CommandReply> b1Answer = CompletableFuture.supplyAsync(() -> bus.send(b1));

@@ -22,7 +22,7 @@ import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RestController;
 
-/** A write whose workspace has no room left among the commands waiting is answered before its body is read. */
+/** A write whose workspace has no room left among the commands waiting is answered before its body is parsed or its handler runs. */
 class EarlyTurnAwayTest {
 
     private final Set<String> full = Set.of("team-full");
@@ -40,7 +40,7 @@ class EarlyTurnAwayTest {
             .build();
 
     @Test
-    void shouldAnswerAWriteOfAWorkspaceWithoutRoomAsTheCommandBusDoesWithoutReadingItsBodyOrRunningItsHandler() throws Exception {
+    void shouldAnswerAWriteOfAWorkspaceWithoutRoomAsTheCommandBusDoesWithoutParsingItsBodyOrRunningItsHandler() throws Exception {
         mvc.perform(post("/start").requestAttr(RequestScope.WORKSPACE_ATTRIBUTE, "team-full")
                         .contentType(MediaType.APPLICATION_JSON).content("not json at all"))
                 .andExpect(status().isServiceUnavailable())
