@@ -24,8 +24,8 @@ import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
  * runs (its bytes have been taken by {@link RequestBodyFilter} by then: most arrive with the request's head). Under
  * overload most writes are turned away, and each used to be parsed, looked up and answered through Spring MVC's
  * exception handling first: that work took the CPU the engine needed to decide the writes let in, so fewer were let
- * in, and more turned away (docs/decisions.md, "Turning writes away before their bodies are parsed"). The answer is
- * the one {@link CommandBus#send} gives, byte for byte.
+ * in, and more turned away (docs/decisions.md, "Turning writes away before their bodies are parsed"). The answer has
+ * the status, {@code Retry-After}, code and message of the one a write turned away by {@link CommandBus#send} gets.
  */
 @Component
 public class EarlyTurnAway implements HandlerInterceptor, WebMvcConfigurer {
