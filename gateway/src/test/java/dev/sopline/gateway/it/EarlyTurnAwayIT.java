@@ -3,21 +3,15 @@ package dev.sopline.gateway.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.sopline.engine.api.topic.EngineTopics;
-import dev.sopline.gateway.GatewayApplication;
 import dev.sopline.gateway.command.CommandsInFlightFullException;
-import dev.sopline.testing.SharedKafka;
 import dev.sopline.testing.SopApi;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicReference;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 
 /**
@@ -30,23 +24,14 @@ class EarlyTurnAwayIT {
 
     @Test
     void shouldAnswerAWriteWithABodyThatIsNotJson503WhileTheRoomIsTakenAnd400OnceItIsFree(@TempDir Path dataDir) throws Exception {
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, SharedKafka.bootstrapServers()))) {
-            EngineTopics.ensure(admin, 6, 6, (short) 1);
-        }
-        // No engine of its own (one would join the shared test engine's group), and an engine secret no engine has: any
-        // engine reading the topic refuses its commands unanswered, so the one write let in holds the room until its
-        // command timeout.
-        ConfigurableApplicationContext gateway = new SpringApplicationBuilder(GatewayApplication.class).run(
-                "--server.port=0",
-                "--sop.kafka.bootstrap-servers=" + SharedKafka.bootstrapServers(),
-                "--sop.bootstrap-token=" + TOKEN,
-                "--sop.data-dir=" + dataDir,
-                "--sop.engine.query-urls=http://localhost:9",
+        // An engine secret no engine has: any engine reading the topic refuses its commands unanswered, so the one write
+        // let in holds the room until its command timeout.
+        ConfigurableApplicationContext gateway = EnginelessGateway.start(dataDir, TOKEN,
                 "--sop.engine.secret=a-secret-no-engine-has",
                 "--sop.commands-in-flight=1",
                 "--sop.command-timeout=5s");
         try {
-            int port = gateway.getEnvironment().getRequiredProperty("local.server.port", Integer.class);
+            int port = EnginelessGateway.port(gateway);
             SopApi api = new SopApi("http://localhost:" + port, TOKEN);
             assertThat(notJsonStart(api).status()).as("with room: the body's own error").isEqualTo(400);
 
