@@ -7,7 +7,11 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
+import dev.sopline.gateway.api.InstanceController;
+import dev.sopline.gateway.api.ProcessController;
 import dev.sopline.gateway.api.RequestScope;
+import java.lang.reflect.Method;
+import java.util.Arrays;
 import dev.sopline.gateway.command.CommandsInFlightFullException;
 import dev.sopline.gateway.command.WaitsForTheEngine;
 import java.util.List;
@@ -74,6 +78,19 @@ class EarlyTurnAwayTest {
 
         assertThat(writes.handled).containsExactly("heartbeat");
         assertThat(turnedAway).isEmpty();
+    }
+
+    @Test
+    void shouldLookBeforeEveryWriteOfTheApiThatWaitsForTheEngine() {
+        assertThat(namesOfHandlersThatWait(InstanceController.class)).containsExactlyInAnyOrder("start", "cancel", "retry", "submit");
+        assertThat(namesOfHandlersThatWait(ProcessController.class)).containsExactly("register");
+    }
+
+    private static List<String> namesOfHandlersThatWait(Class<?> controller) {
+        return Arrays.stream(controller.getDeclaredMethods())
+                .filter(method -> method.isAnnotationPresent(WaitsForTheEngine.class))
+                .map(Method::getName)
+                .toList();
     }
 
     @RestController
