@@ -30,6 +30,7 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.consumer.CooperativeStickyAssignor;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -161,6 +162,11 @@ final class KafkaStepWorker implements Runnable {
         }
         // A team's topic is created when its first process is registered: found within this by the pattern subscription.
         consumerConfig.put(ConsumerConfig.METADATA_MAX_AGE_CONFIG, 10_000);
+        // Cooperative rebalancing: a member joining or leaving takes away only the partitions that move. Kafka's default
+        // (range first, cooperative second) rebalances eagerly, taking every partition from every member at each join,
+        // so the steps of partitions that came straight back were interrupted and run again. Members with the default
+        // list advertise this assignor too, so a group moves over to it in one rolling restart.
+        consumerConfig.put(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG, CooperativeStickyAssignor.class.getName());
         this.consumer = new KafkaConsumer<>(KafkaClientSecurity.secured(consumerConfig), new StringDeserializer(), new ByteArrayDeserializer());
         this.producer = producer;
         this.pool = new HandlerPool(this.concurrency, workerId);
@@ -202,6 +208,9 @@ final class KafkaStepWorker implements Runnable {
             LOG.error("Worker {} stopped on an unexpected error and takes no more steps; restart it. Its steps not reported go "
                     + "to the other members of its group", workerId, e);
         } finally {
+            // Before the handlers are interrupted: a step cut short by the worker's end stays uncommitted (see settle),
+            // also when the thread ends on an error, and goes to the group's other members when the consumer closes.
+            running.set(false);
             pool.shutdownNow();
             // Leaving the group is a courtesy: right after a broker restart it waits on a rebalancing group, and a
             // stop must not. A step not committed is handed out again, and the engine takes one result per attempt.
@@ -339,8 +348,11 @@ final class KafkaStepWorker implements Runnable {
         try {
             // Carries back its step's key, which an engine with SOP_RESULT_KEYS=required takes results only with.
             StepResult result = withKeyOf(step.ready(), resolve(step.ready()));
-            // Given up on (the engine has moved on) or cut short by a stop: report nothing.
-            boolean cutShort = step.isSettled() || Thread.currentThread().isInterrupted();
+            // Given up on (the engine has moved on) or cut short by the worker's stop: report nothing. Every interrupt
+            // the worker sends comes after one or the other; a flag the handler left set (re-set after catching an
+            // InterruptedException of its own) is cleared, or the result would be dropped and its step committed.
+            Thread.interrupted();
+            boolean cutShort = step.isSettled() || !running.get();
             step.published(!cutShort && (result == null || publish(step, result)));
         } catch (RuntimeException | Error e) {
             StepReady ready = step.ready();
@@ -505,7 +517,9 @@ final class KafkaStepWorker implements Runnable {
                 awaitFinished(POLL);
                 consumer.poll(Duration.ZERO);
             }
-            // Cut short: interrupted, they report nothing and stay uncommitted.
+            // Those that returned meanwhile are done; the rest are cut short: interrupted, they report nothing and stay
+            // uncommitted.
+            settleFinished();
             active.forEach(step -> {
                 step.settle();
                 step.cancel();

@@ -65,6 +65,23 @@ class BrokenHandlerIT {
         }
     }
 
+    @Test
+    void shouldReportTheOutputsOfAKafkaHandlerThatReturnsWithItsInterruptFlagSet() {
+        platform.register(Platform.oneStepProcess("flagged-kafka", "flagged.kafka"));
+        // As a handler does that caught an InterruptedException of its own and, as Java advises, set the flag again.
+        try (SopWorker worker = SopWorker.builder().kafka(SharedKafka.bootstrapServers()).group("flagged-kafka")
+                .handle("flagged.kafka", step -> {
+                    Thread.currentThread().interrupt();
+                    return Map.of("result", "kept " + step.input("n"));
+                }).start()) {
+            String id = platform.start("flagged-kafka", Map.of("n", 7));
+            await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
+                    assertThat(platform.instance("flagged-kafka", id).path("state").asString()).isEqualTo("completed"));
+            assertThat(platform.instance("flagged-kafka", id).path("steps").get(0).path("outputs").path("result").asString())
+                    .isEqualTo("kept 7");
+        }
+    }
+
     /** A handler whose class path lacks what it needs: an Error, not an Exception. */
     private static StepHandler throwingAnError(AtomicInteger calls) {
         return step -> {

@@ -10,14 +10,24 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.Callback;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
 
 /** Once its steps are done, a worker group has committed its topic to the end: a restarted worker runs none again. */
@@ -58,6 +68,63 @@ class CommittedOffsetsIT {
                     assertThat(platform.instance("offsets-flow", probe).path("state").asString()).isEqualTo("completed"));
         }
         assertThat(calls.get()).as("handler calls: the ten done steps are not run again, only the new one").isEqualTo(11);
+    }
+
+    @Test
+    void shouldCommitAStepWhoseResultWentOutAsTheWorkerWasStopped() throws Exception {
+        platform.register(Platform.oneStepProcess("stopped-offsets-flow", "stoppedoffsets.work"));
+        AtomicInteger calls = new AtomicInteger();
+        StepHandler counting = step -> {
+            calls.incrementAndGet();
+            return Map.of("result", "done");
+        };
+        AtomicReference<KafkaStepWorker> toStop = new AtomicReference<>();
+        KafkaStepWorker stopping = new KafkaStepWorker(SharedKafka.bootstrapServers(), "stopped-offsets-workers",
+                StepTopics.forHandlers(Set.of("stoppedoffsets.work"), false), ready -> true, null, 2, "stopping-worker", null,
+                new StoppingProducer(toStop)).withHandlers(Map.of("stoppedoffsets.work", counting));
+        toStop.set(stopping);
+        Thread thread = new Thread(stopping, "stopping-worker");
+        thread.start();
+        String id = platform.start("stopped-offsets-flow", Map.of("n", 1));
+        await().atMost(Duration.ofSeconds(30)).until(() -> !thread.isAlive());
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
+                assertThat(platform.instance("stopped-offsets-flow", id).path("state").asString()).isEqualTo("completed"));
+
+        try (SopWorker next = SopWorker.builder().kafka(SharedKafka.bootstrapServers()).group("stopped-offsets-workers")
+                .handle("stoppedoffsets.work", counting).start()) {
+            assertThat(next.awaitConnected(Duration.ofSeconds(30))).isTrue();
+            String probe = platform.start("stopped-offsets-flow", Map.of("n", 2));
+            await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
+                    assertThat(platform.instance("stopped-offsets-flow", probe).path("state").asString()).isEqualTo("completed"));
+        }
+        assertThat(calls.get()).as("handler calls: the step reported as the worker stopped is not run again").isEqualTo(2);
+    }
+
+    /**
+     * The real producer, telling the worker to stop at once as soon as the broker has taken a result: the step's
+     * result is out, and the worker's stop comes before its poll thread has settled the step.
+     */
+    private static final class StoppingProducer extends KafkaProducer<String, byte[]> {
+        private final AtomicReference<KafkaStepWorker> worker;
+
+        StoppingProducer(AtomicReference<KafkaStepWorker> worker) {
+            super(Map.of("bootstrap.servers", SharedKafka.bootstrapServers(), "acks", "all"), new StringSerializer(), new ByteArraySerializer());
+            this.worker = worker;
+        }
+
+        @Override
+        public Future<RecordMetadata> send(ProducerRecord<String, byte[]> record, Callback callback) {
+            Future<RecordMetadata> sent = super.send(record, callback);
+            return CompletableFuture.supplyAsync(() -> {
+                try {
+                    RecordMetadata metadata = sent.get();
+                    worker.get().stop(Duration.ZERO);
+                    return metadata;
+                } catch (InterruptedException | ExecutionException e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+        }
     }
 
     /** Records of the team's topic past the group's committed offsets, transaction markers aside. */

@@ -7,6 +7,8 @@ import ch.qos.logback.classic.Level;
 import dev.sopline.testing.CapturedLog;
 import dev.sopline.testing.SharedKafka;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -29,6 +31,8 @@ import org.junit.jupiter.api.Test;
  */
 class RevokedWhileUnpublishedIT {
 
+    private static final int STEPS = 12;
+
     private final Platform platform = Platform.get();
 
     @Test
@@ -38,21 +42,26 @@ class RevokedWhileUnpublishedIT {
         AtomicBoolean outage = new AtomicBoolean(true);
         StepHandler handler = step -> Map.of("result", "call " + calls.incrementAndGet());
         KafkaStepWorker first = new KafkaStepWorker(SharedKafka.bootstrapServers(), "revoked-workers",
-                StepTopics.forHandlers(Set.of("revoked.work"), false), ready -> true, null, 1, "revoked-first", null,
+                StepTopics.forHandlers(Set.of("revoked.work"), false), ready -> true, null, STEPS, "revoked-first", null,
                 new OutageProducer(outage)).withHandlers(Map.of("revoked.work", handler));
         Thread firstThread = new Thread(first, "revoked-first");
         try (CapturedLog log = CapturedLog.of(KafkaStepWorker.class)) {
             firstThread.start();
-            String id = platform.start("revoked-flow", Map.of("n", 1));
-            await().atMost(Duration.ofSeconds(30)).until(() -> calls.get() == 1);
+            // Steps on every partition: a member joining takes some of them over (cooperative rebalancing moves only
+            // those), and the first worker's sends of their results are still refused when it gives them up.
+            List<String> ids = new ArrayList<>();
+            for (int n = 0; n < STEPS; n++) {
+                ids.add(platform.start("revoked-flow", Map.of("n", n)));
+            }
+            await().atMost(Duration.ofSeconds(30)).until(() -> calls.get() >= STEPS);
 
             try (SopWorker second = SopWorker.builder().kafka(SharedKafka.bootstrapServers()).group("revoked-workers")
                     .workerId("revoked-second").handle("revoked.work", handler).start()) {
                 KafkaWorkerIT.awaitStableGroup("revoked-workers", 2);
                 outage.set(false);
 
-                await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
-                        assertThat(platform.instance("revoked-flow", id).path("state").asString()).isEqualTo("completed"));
+                await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(ids).allSatisfy(id ->
+                        assertThat(platform.instance("revoked-flow", id).path("state").asString()).isEqualTo("completed")));
                 assertThat(firstThread.isAlive()).as("the first worker survived the move").isTrue();
                 assertThat(second.isRunning()).isTrue();
             }
