@@ -11,6 +11,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.function.Predicate;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.errors.StreamsException;
@@ -74,6 +75,12 @@ final class TopicsOnDemand implements AutoCloseable {
             throw new StreamsException("Interrupted while creating the " + family + " " + topic, e);
         } catch (TimeoutException e) {
             throw new StreamsException("Expected to create the " + family + " " + topic + " within " + TIMEOUT_SECONDS + " s", e);
+        } catch (KafkaException e) {
+            if (e instanceof StreamsException) {
+                throw e;
+            }
+            // The admin client could not even be made (no broker address resolves): the same failure as any other.
+            throw new StreamsException("Expected to create the " + family + " " + topic + ", but " + e.getMessage(), e);
         }
         known.add(topic);
         return topic;

@@ -1,12 +1,19 @@
 package dev.sopline.engine.topology;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.sopline.engine.decision.CallbackIds;
+import dev.sopline.engine.runtime.ReplyOnlyProductionExceptionHandler;
+import dev.sopline.engine.runtime.SkippingProcessingExceptionHandler;
 import dev.sopline.schemas.definition.StepType;
 import dev.sopline.schemas.event.StepReady;
 import dev.sopline.schemas.topic.Topics;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Map;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.errors.StreamsException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -43,6 +50,24 @@ class AutomatedStepRoutingTest {
 
         assertThat(engine.readyOn(Topics.automatedSteps(Topics.DEFAULT_NAMESPACE))).extracting(StepReady::instanceId).containsExactly(OTHER_ID);
         assertThat(engine.readyOn(Topics.automatedSteps("billing"))).isEmpty();
+    }
+
+    @Test
+    void shouldFailTheTaskRatherThanKeepADecisionWhoseTeamsTopicCannotBeCreated() {
+        // As the engine runs: teams' topics created on demand, and its own exception handlers. The broker is out of
+        // reach, so the team's topic cannot be created, and the registration that needs it must not be kept without it.
+        EngineHarness withoutBroker = new EngineHarness(new EngineConfig(Duration.ofMillis(100), new CallbackIds(EngineHarness.SECRET)), Map.of(
+                AutomatedStepTopics.CREATE_CONFIG, "true",
+                StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG, SkippingProcessingExceptionHandler.class,
+                StreamsConfig.PRODUCTION_EXCEPTION_HANDLER_CLASS_CONFIG, ReplyOnlyProductionExceptionHandler.class));
+        try {
+            assertThatThrownBy(() -> withoutBroker.register("automated.yaml"))
+                    .as("the task fails, so its transaction is aborted and the command decided again once the topic can be made")
+                    .isInstanceOf(StreamsException.class)
+                    .hasStackTraceContaining("Expected to create the automated steps topic sop.steps.automated.billing");
+        } finally {
+            withoutBroker.closeAfterTaskFailure();
+        }
     }
 
     @Test

@@ -2,8 +2,8 @@ package dev.sopline.engine.topology;
 
 import dev.sopline.engine.api.secret.CommandSignature;
 import dev.sopline.engine.api.serde.JsonSerde;
-import dev.sopline.engine.api.serde.SignedCommandSerializer;
 import dev.sopline.engine.api.serde.RecordSerde;
+import dev.sopline.engine.api.serde.SignedCommandSerializer;
 import dev.sopline.engine.api.topic.EngineTopics;
 import dev.sopline.engine.decision.CallbackIds;
 import dev.sopline.engine.state.Instance;
@@ -11,10 +11,10 @@ import dev.sopline.schemas.command.CancelInstance;
 import dev.sopline.schemas.command.Command;
 import dev.sopline.schemas.command.CommandReply;
 import dev.sopline.schemas.command.FireTimer;
-import dev.sopline.schemas.command.ReleaseStart;
-import dev.sopline.schemas.command.ReportStepResult;
 import dev.sopline.schemas.command.InstanceKeys;
 import dev.sopline.schemas.command.RegisterProcess;
+import dev.sopline.schemas.command.ReleaseStart;
+import dev.sopline.schemas.command.ReportStepResult;
 import dev.sopline.schemas.command.ResolveCallback;
 import dev.sopline.schemas.command.StartInstance;
 import dev.sopline.schemas.command.SubmitStep;
@@ -24,8 +24,8 @@ import dev.sopline.schemas.event.StateChangeEvents;
 import dev.sopline.schemas.event.StepReady;
 import dev.sopline.schemas.event.StepResult;
 import dev.sopline.schemas.instance.JudgmentDecision;
-import dev.sopline.schemas.instance.StepError;
 import dev.sopline.schemas.instance.PendingStep;
+import dev.sopline.schemas.instance.StepError;
 import dev.sopline.schemas.topic.Topics;
 import dev.sopline.testing.TemporaryDirectories;
 import io.cloudevents.CloudEvent;
@@ -56,6 +56,7 @@ import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
+import org.apache.kafka.streams.errors.InvalidStateStoreException;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.internals.WrappedStateStore;
 import org.apache.kafka.streams.test.TestRecord;
@@ -107,6 +108,11 @@ final class EngineHarness implements AutoCloseable {
     }
 
     EngineHarness(EngineConfig config) {
+        this(config, Map.of());
+    }
+
+    /** With {@code extraProps} added to the driver's Kafka Streams properties, as the engine's settings add them. */
+    EngineHarness(EngineConfig config, Map<String, Object> extraProps) {
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "engine-test");
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
@@ -118,6 +124,7 @@ final class EngineHarness implements AutoCloseable {
         props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
         // As the engine: a record it cannot read, or refuses, is logged and skipped.
         props.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG, org.apache.kafka.streams.errors.LogAndContinueExceptionHandler.class);
+        props.putAll(extraProps);
         EngineConfig withLog = config.commandLog() != null ? config : config.withCommandLog(this::log);
         driver = new TopologyTestDriver(EngineTopology.build(withLog), props, START);
         StringSerializer keys = new StringSerializer();
@@ -430,6 +437,20 @@ final class EngineHarness implements AutoCloseable {
     public void close() {
         try {
             driver.close();
+        } finally {
+            TemporaryDirectories.deleteNow(stateDir);
+        }
+    }
+
+    /**
+     * Closes a driver whose task failed: the driver still hands queued records of the global store to it on close,
+     * which the failure closed already.
+     */
+    void closeAfterTaskFailure() {
+        try {
+            driver.close();
+        } catch (InvalidStateStoreException expected) {
+            // the failed task's stores are closed; nothing else is left to do
         } finally {
             TemporaryDirectories.deleteNow(stateDir);
         }
