@@ -1,12 +1,15 @@
 package dev.sopline.engine.state;
 
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.function.ToLongFunction;
 import org.apache.kafka.streams.state.KeyValueStore;
 
 /**
  * A store as the stream thread reads and writes it, remembering the values it last read or wrote for up to
- * {@code capacity} keys (least recently used out), so a value read again is not decoded again. The engine reads an
+ * {@code capacity} keys and, where values may be large, up to a total weight (least recently used out), so a value read
+ * again is not decoded again. The engine reads an
  * instance for each of its commands and each workspace's counters and current metric buckets for most of them, and
  * decoding those records was about a twelfth of its stream thread's work.
  *
@@ -19,14 +22,31 @@ import org.apache.kafka.streams.state.KeyValueStore;
 public final class DecodedValues<V> {
 
     private final KeyValueStore<String, V> store;
-    private final Map<String, V> recent;
+    private final ToLongFunction<V> weight;
+    private final long maxWeight;
+    private final LinkedHashMap<String, V> recent;
+    private long remembered;
 
     public DecodedValues(KeyValueStore<String, V> store, int capacity) {
+        this(store, capacity, value -> 0, Long.MAX_VALUE);
+    }
+
+    /**
+     * Remembering at most {@code maxWeight} of {@code weight} in all, least recently used out: values that may be large
+     * (an instance holds up to its data budget, and decoded it takes more) bound the memory, not only the count.
+     */
+    public DecodedValues(KeyValueStore<String, V> store, int capacity, ToLongFunction<V> weight, long maxWeight) {
         this.store = store;
+        this.weight = weight;
+        this.maxWeight = maxWeight;
         this.recent = new LinkedHashMap<>(Math.min(capacity, 1_024), 0.75f, true) {
             @Override
             protected boolean removeEldestEntry(Map.Entry<String, V> eldest) {
-                return size() > capacity;
+                if (size() > capacity) {
+                    remembered -= DecodedValues.this.weight.applyAsLong(eldest.getValue());
+                    return true;
+                }
+                return false;
             }
         };
     }
@@ -38,7 +58,7 @@ public final class DecodedValues<V> {
         }
         V stored = store.get(key);
         if (stored != null) {
-            recent.put(key, stored);
+            remember(key, stored);
         }
         return stored;
     }
@@ -47,20 +67,47 @@ public final class DecodedValues<V> {
     public void put(String key, V value) {
         store.put(key, value);
         if (value == null) {
-            recent.remove(key);
+            forget(key);
         } else {
-            recent.put(key, value);
+            remember(key, value);
         }
     }
 
     /** Writes the value without keeping it decoded: one that is not expected to be read again soon. */
     public void putForgetting(String key, V value) {
         store.put(key, value);
-        recent.remove(key);
+        forget(key);
     }
 
     public void delete(String key) {
         store.delete(key);
-        recent.remove(key);
+        forget(key);
+    }
+
+    /** How much of the weight is remembered now. */
+    long rememberedWeight() {
+        return remembered;
+    }
+
+    private void remember(String key, V value) {
+        long added = weight.applyAsLong(value);
+        if (added > maxWeight) {
+            forget(key); // read from the store each time: one value may not take all the room
+            return;
+        }
+        V previous = recent.put(key, value);
+        remembered += added - (previous == null ? 0 : weight.applyAsLong(previous));
+        Iterator<Map.Entry<String, V>> eldest = recent.entrySet().iterator();
+        while (remembered > maxWeight && eldest.hasNext()) {
+            remembered -= weight.applyAsLong(eldest.next().getValue());
+            eldest.remove();
+        }
+    }
+
+    private void forget(String key) {
+        V removed = recent.remove(key);
+        if (removed != null) {
+            remembered -= weight.applyAsLong(removed);
+        }
     }
 }

@@ -68,6 +68,30 @@ class DecodedValuesTest {
     }
 
     @Test
+    void shouldKeepNoMoreThanItsWeightLeastRecentlyUsedOutAndNeverOneHeavierThanAll() {
+        // A counter weighs as many as it has counts; at most 10 of them remembered.
+        DecodedValues<Counter> values = new DecodedValues<>(store, 100, counter -> counter.counts().size(), 10);
+        Counter four = new Counter("a", List.of(1L, 2L, 3L, 4L));
+        Counter five = new Counter("b", List.of(1L, 2L, 3L, 4L, 5L));
+        Counter three = new Counter("c", List.of(1L, 2L, 3L));
+        values.put("a", four);
+        values.put("b", five);
+        values.put("c", three);
+
+        assertThat(values.rememberedWeight()).as("a went out, the least recently used").isEqualTo(8);
+        assertThat(values.get("c")).isSameAs(three);
+        assertThat(values.get("b")).isSameAs(five);
+        assertThat(values.get("a")).as("decoded again").isEqualTo(four).isNotSameAs(four);
+
+        Counter eleven = new Counter("d", List.of(1L, 2L, 3L, 4L, 5L, 6L, 7L, 8L, 9L, 10L, 11L));
+        values.put("d", eleven);
+        assertThat(values.get("d")).as("heavier than all: read from the store each time").isEqualTo(eleven).isNotSameAs(eleven);
+        values.delete("a");
+        values.put("c", null);
+        assertThat(values.rememberedWeight()).as("b alone").isEqualTo(5);
+    }
+
+    @Test
     void shouldKeepOnlyTheMostRecentlyUsedKeys() {
         DecodedValues<Counter> values = new DecodedValues<>(store, 2);
         values.put("a", new Counter("a", List.of(1L)));

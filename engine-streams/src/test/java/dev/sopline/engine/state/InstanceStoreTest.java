@@ -6,6 +6,7 @@ import dev.sopline.schemas.instance.InstanceState;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.IntStream;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -27,8 +28,26 @@ class InstanceStoreTest {
     }
 
     private static Instance instance(InstanceState state) {
-        return new Instance("01JAAAAAAAAAAAAAAAAAAAAAAA", "default", "triage", "1.0", state, Map.of("title", "Q3"), Map.of(), null, null,
-                Instant.parse("2026-03-02T08:00:00Z"), null, List.of(), 0L);
+        return instance("01JAAAAAAAAAAAAAAAAAAAAAAA", state, 0L);
+    }
+
+    private static Instance instance(String id, InstanceState state, long dataBytes) {
+        return new Instance(id, "default", "triage", "1.0", state, Map.of("title", "Q3"), Map.of(), null, null,
+                Instant.parse("2026-03-02T08:00:00Z"), null, List.of(), dataBytes);
+    }
+
+    @Test
+    void shouldKeepNoMoreThanItsBudgetOfDataDecoded() {
+        InstanceStore instances = new InstanceStore(store);
+        // 64 instances in flight, each holding 256 KiB of data: far fewer than the count kept, but 16 MiB of data.
+        List<Instance> large = IntStream.range(0, 64)
+                .mapToObj(n -> instance("01JAAAAAAAAAAAAAAAAAAAAA%02d".formatted(n), InstanceState.WAITING, 256 * 1024))
+                .toList();
+        large.forEach(instances::put);
+
+        assertThat(instances.find("default", large.get(63).id())).as("the latest, kept").containsSame(large.get(63));
+        assertThat(instances.find("default", large.get(0).id())).as("the first, read from the store again")
+                .hasValueSatisfying(found -> assertThat(found).isEqualTo(large.get(0)).isNotSameAs(large.get(0)));
     }
 
     @Test
