@@ -9,11 +9,13 @@ import dev.sopline.gateway.engine.EnginesKey;
 import dev.sopline.engine.api.serde.RecordSerde;
 import dev.sopline.schemas.kafka.KafkaClientSecurity;
 import dev.sopline.gateway.config.SopProperties;
+import dev.sopline.gateway.web.ApiException;
 import dev.sopline.gateway.web.WaitingRoom;
 import dev.sopline.gateway.engine.LocalDecisions;
 import dev.sopline.gateway.store.TopicTail;
 import dev.sopline.schemas.command.Command;
 import dev.sopline.schemas.command.CommandReply;
+import dev.sopline.schemas.command.ErrorCodes;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -32,6 +34,8 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.errors.RecordTooLargeException;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import dev.sopline.gateway.config.StopsConcurrently;
@@ -131,6 +135,7 @@ public class CommandBus implements StopsConcurrently, DecisionListener {
      *     the command is not published
      * @throws EngineUnavailableException when the command cannot be published or no reply comes within the timeout;
      *     the command may still be applied, once, later
+     * @throws ApiException 413 {@code payload_too_large} when the command is too large for one record; it is not published
      */
     public CommandReply send(Command command) {
         if (!waitingRoom.tryEnter(command.workspace())) {
@@ -178,6 +183,9 @@ public class CommandBus implements StopsConcurrently, DecisionListener {
             roundTrip(command, "timeout").record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
             throw new EngineUnavailableException("Expected the engine to answer within " + properties.commandTimeout().toMillis() + " ms", e);
         } catch (ExecutionException e) {
+            if (e.getCause() instanceof RecordTooLargeException) {
+                throw payloadTooLarge();
+            }
             throw new EngineUnavailableException("Expected to publish the command, but " + e.getCause().getMessage(), e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -192,16 +200,33 @@ public class CommandBus implements StopsConcurrently, DecisionListener {
      * holds it.
      *
      * @throws EngineUnavailableException when the command cannot be published within the command timeout
+     * @throws ApiException 413 {@code payload_too_large} when the command is too large for one record
      */
     public void publish(Command command) {
         try {
             producer.send(signed(command)).get(properties.commandTimeout().toMillis(), TimeUnit.MILLISECONDS);
-        } catch (TimeoutException | ExecutionException e) {
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof RecordTooLargeException) {
+                throw payloadTooLarge();
+            }
+            throw new EngineUnavailableException("Expected to publish the command, but " + e.getMessage(), e);
+        } catch (TimeoutException e) {
             throw new EngineUnavailableException("Expected to publish the command, but " + e.getMessage(), e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new EngineUnavailableException("Interrupted while publishing the command", e);
         }
+    }
+
+    /**
+     * The answer to a command whose record the producer or the broker refused for its size. A body within the 1 MiB
+     * HTTP limit can still make a larger record, as commands are written in Smile (a number such as {@code 1.5} takes
+     * 4 bytes in JSON and 11 in Smile): that is the client's data over the limit, not a broker to retry, as every retry
+     * would be refused the same way.
+     */
+    private static ApiException payloadTooLarge() {
+        return new ApiException(413, ErrorCodes.PAYLOAD_TOO_LARGE,
+                "Expected the request's data to fit one command of at most 1 MiB as the engine stores it; send less data");
     }
 
     /**
@@ -239,9 +264,17 @@ public class CommandBus implements StopsConcurrently, DecisionListener {
     /**
      * A new instance id whose partition is the one {@code partitionKey} maps to. An idempotent start is decided on the
      * partition of its key, so every retry meets the first attempt's record whatever id the retry carries.
+     *
+     * @throws EngineUnavailableException when the commands' topic cannot be looked at, the broker out of reach
      */
     public String instanceIdOnPartitionOf(String partitionKey) {
-        int partitions = producer.partitionsFor(commandsTopic).size();
+        int partitions;
+        try {
+            partitions = producer.partitionsFor(commandsTopic).size();
+        } catch (KafkaException e) {
+            // The topic's metadata could not be fetched within max.block.ms: the broker is out of reach.
+            throw new EngineUnavailableException("Expected the partitions of the commands' topic, but " + e.getMessage(), e);
+        }
         int target = EngineTopics.partitionOf(partitionKey, partitions);
         while (true) {
             String candidate = com.github.f4b6a3.ulid.UlidCreator.getMonotonicUlid().toString();
@@ -251,9 +284,14 @@ public class CommandBus implements StopsConcurrently, DecisionListener {
         }
     }
 
-    static Map<String, Object> producerSettings(String bootstrapServers) {
+    /**
+     * @param maxBlock how long a send or a look at the topic's partitions may wait for the broker's metadata (or room in
+     *     the producer's buffer) on the request's thread: the command timeout, not Kafka's 60 s
+     */
+    static Map<String, Object> producerSettings(String bootstrapServers, Duration maxBlock) {
         return Map.of(
                 ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
+                ProducerConfig.MAX_BLOCK_MS_CONFIG, maxBlock.toMillis(),
                 ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true,
                 ProducerConfig.ACKS_CONFIG, "all",
                 ProducerConfig.LINGER_MS_CONFIG, 0,
@@ -274,7 +312,7 @@ public class CommandBus implements StopsConcurrently, DecisionListener {
         }, "engines-secret-reader");
         keyReader.setDaemon(true);
         keyReader.start();
-        producer = producers.apply(producerSettings(properties.kafka().bootstrapServers()));
+        producer = producers.apply(producerSettings(properties.kafka().bootstrapServers(), properties.commandTimeout()));
         // Replies are read as written: the command they answer is already on the command log, so an engine transaction
         // that aborts is followed by the same command processed again and the same reply; waiting for the commit would
         // add the commit interval to every request.

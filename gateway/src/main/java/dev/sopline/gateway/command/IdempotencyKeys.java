@@ -47,7 +47,8 @@ public class IdempotencyKeys {
     private static String fingerprint(HttpServletRequest request, byte[] body) {
         try {
             MessageDigest digest = MessageDigest.getInstance("SHA-256");
-            digest.update((request.getMethod() + " " + request.getRequestURI() + "\n").getBytes(StandardCharsets.UTF_8));
+            // The decoded path the request is routed by: one request written two ways is the same request.
+            digest.update((request.getMethod() + " " + request.getServletPath() + "\n").getBytes(StandardCharsets.UTF_8));
             if (body != null) {
                 digest.update(body);
             }

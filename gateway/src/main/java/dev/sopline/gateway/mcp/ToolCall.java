@@ -46,6 +46,11 @@ final class ToolCall {
             }
 
             @Override
+            public String getServletPath() {
+                return path;
+            }
+
+            @Override
             public String getHeader(String name) {
                 // Only the argument counts: a header of the MCP request itself would apply to every tool it calls.
                 return IdempotencyKeys.HEADER.equalsIgnoreCase(name) ? key : super.getHeader(name);

@@ -88,8 +88,8 @@ final class BodyCollector implements ReadListener, AsyncListener {
             return;
         }
         // The client went away or broke the request mid-body: there is no one to answer.
-        LOG.debug("Reading a request body failed: {}", error.toString());
         if (finished.compareAndSet(false, true)) {
+            LOG.debug("Reading a request body failed: {}", error.toString());
             async.complete();
         }
     }
@@ -110,8 +110,15 @@ final class BodyCollector implements ReadListener, AsyncListener {
         onError(event.getThrowable());
     }
 
+    /**
+     * The handler the body was handed to started async processing again (a held read, an event stream): the
+     * container tells the listeners of the cycle before of the new one and nothing more, so this registers again to
+     * hear the request's end and release its bytes. By then the body has been handed on, so the new cycle's time-out
+     * or error finds this finished and does nothing.
+     */
     @Override
     public void onStartAsync(AsyncEvent event) {
+        event.getAsyncContext().addListener(this);
     }
 
     /** Answers and closes the connection: the rest of the body is not read. */

@@ -25,4 +25,9 @@ final class BufferBudget {
     void release(long bytes) {
         used.addAndGet(-bytes);
     }
+
+    /** The bytes taken now. */
+    long used() {
+        return used.get();
+    }
 }

@@ -6,6 +6,7 @@ public final class HttpErrorCodes {
     public static final String INVALID_REQUEST = "invalid_request";
     public static final String FORBIDDEN = "forbidden";
     public static final String REQUEST_TIMEOUT = "request_timeout";
+    public static final String UNSUPPORTED_MEDIA_TYPE = "unsupported_media_type";
     public static final String HEADERS_TOO_LARGE = "request_header_fields_too_large";
 
     private HttpErrorCodes() {}

@@ -35,7 +35,8 @@ public class RateLimitFilter extends OncePerRequestFilter {
 
     @Override
     protected boolean shouldNotFilter(HttpServletRequest request) {
-        String path = request.getRequestURI();
+        // Decoded and normalised, the path security and Spring MVC route by: the raw URI let /%73op/... pass unlimited.
+        String path = request.getServletPath();
         return !(path.startsWith("/sop") || path.startsWith("/workspace") || path.equals(ApiPaths.MCP));
     }
 

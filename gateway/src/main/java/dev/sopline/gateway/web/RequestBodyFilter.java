@@ -34,7 +34,8 @@ import org.springframework.web.filter.OncePerRequestFilter;
  *
  * <p>Process files ({@code multipart/form-data}) are read by the servlet container's own multipart parser, which
  * reads the request's stream itself: they keep the blocking read, capped at 300 KB by the multipart limits, and only
- * tokens with the {@code operator} role may send them.
+ * tokens with the {@code operator} role may send them, to their one route. A multipart body to any other route is
+ * answered 415 unread.
  */
 @Component
 @Order(SecurityFilterProperties.DEFAULT_FILTER_ORDER + 20)
@@ -43,6 +44,7 @@ public class RequestBodyFilter extends OncePerRequestFilter {
     public static final long MAX_JSON_BYTES = 1024 * 1024;
     static final long BUFFER_BUDGET_BYTES = Math.min(256L * 1024 * 1024, Runtime.getRuntime().maxMemory() / 4);
     private static final String BODY_ATTRIBUTE = RequestBodyFilter.class.getName() + ".body";
+    private static final String PROCESS_FILES = "/sop/processes/register";
 
     private final long readTimeoutMillis;
     private final BufferBudget budget = new BufferBudget(BUFFER_BUDGET_BYTES);
@@ -66,8 +68,19 @@ public class RequestBodyFilter extends OncePerRequestFilter {
             chain.doFilter(body instanceof byte[] bytes ? new BufferedBodyRequest(request, bytes) : request, response);
             return;
         }
-        if (!hasBody(request) || isMultipart(request)) {
+        if (!hasBody(request)) {
             chain.doFilter(request, response);
+            return;
+        }
+        if (isMultipart(request)) {
+            if (takesProcessFiles(request)) {
+                chain.doFilter(request, response);
+                return;
+            }
+            // Spring MVC reads a multipart body whole, blocking this thread, before it picks a handler: on any other
+            // route, without a token on the open ones, slow multipart bodies would hold every request thread.
+            refuseUnread(request, response, 415, HttpErrorCodes.UNSUPPORTED_MEDIA_TYPE,
+                    "Expected Content-Type application/json; only POST " + PROCESS_FILES + " takes multipart/form-data");
             return;
         }
         if (request.getContentLengthLong() > MAX_JSON_BYTES) {
@@ -110,6 +123,32 @@ public class RequestBodyFilter extends OncePerRequestFilter {
                 });
         async.addListener(collector);
         request.getInputStream().setReadListener(collector);
+    }
+
+    /**
+     * Answers without reading the body, and closes the connection. Answered in the request's own dispatch, Tomcat would
+     * still read the rest of the body on this thread before letting it go (up to the socket timeout when it trickles),
+     * even with {@code Connection: close}; a request completed asynchronously on a connection to close is closed unread.
+     */
+    private static void refuseUnread(HttpServletRequest request, HttpServletResponse response, int status, String code, String message)
+            throws IOException {
+        AsyncContext async = request.startAsync(request, response);
+        try {
+            response.setHeader(HttpHeaders.CONNECTION, "close");
+            ErrorResponses.write(response, status, code, message);
+        } finally {
+            async.complete();
+        }
+    }
+
+    /** The bytes of request bodies held now, for tests. */
+    long bufferedBytes() {
+        return budget.used();
+    }
+
+    /** The one route that takes {@code multipart/form-data}: by its decoded path, as Spring MVC routes it. */
+    private static boolean takesProcessFiles(HttpServletRequest request) {
+        return "POST".equals(request.getMethod()) && PROCESS_FILES.equals(request.getServletPath());
     }
 
     private static boolean hasBody(HttpServletRequest request) {

@@ -246,6 +246,31 @@ class CommandBusIT {
         }
     }
 
+    /**
+     * With the broker out of reach, the producer's wait for metadata is bounded by the command timeout (2 s here), not
+     * Kafka's 60 s, and the partitions an idempotent start looks at answer unavailable (503), not a 500.
+     */
+    @Test
+    void shouldAnswerUnavailableWithinTheCommandTimeoutWhenTheBrokerIsOutOfReach() throws Exception {
+        CommandBus outOfReach = new CommandBus(properties(Duration.ofSeconds(2)), meters, commands, replies, everyReplyToldHere::get,
+                IN_FLIGHT_LIMIT, () -> CommandSignature.of(new byte[32]), settings -> {
+                    // The bus's own settings, with a broker that is not there (the replies still come from the shared one).
+                    Map<String, Object> unreachable = new java.util.HashMap<>(settings);
+                    unreachable.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, "localhost:1");
+                    return new KafkaProducer<>(unreachable, new StringSerializer(), new ByteArraySerializer());
+                });
+        outOfReach.start();
+        try {
+            CompletableFuture<CommandReply> answer = CompletableFuture.supplyAsync(() -> outOfReach.send(submit()));
+            assertThatThrownBy(() -> answer.get(15, TimeUnit.SECONDS)).hasCauseInstanceOf(EngineUnavailableException.class);
+
+            CompletableFuture<String> instanceId = CompletableFuture.supplyAsync(() -> outOfReach.instanceIdOnPartitionOf("default|tok|key-1"));
+            assertThatThrownBy(() -> instanceId.get(15, TimeUnit.SECONDS)).hasCauseInstanceOf(EngineUnavailableException.class);
+        } finally {
+            outOfReach.stop();
+        }
+    }
+
     private CommandBus busOn(MockProducer<String, byte[]> producer) {
         CommandBus bus = new CommandBus(properties(), meters, commands, replies, everyReplyToldHere::get, IN_FLIGHT_LIMIT,
                 () -> CommandSignature.of(new byte[32]), settings -> producer);
@@ -255,8 +280,12 @@ class CommandBusIT {
 
     /** The shared broker and a command timeout of 20 s. */
     private static SopProperties properties() {
+        return properties(Duration.ofSeconds(20));
+    }
+
+    private static SopProperties properties(Duration commandTimeout) {
         return new SopProperties(new SopProperties.Kafka(SharedKafka.bootstrapServers()), null, Path.of("unused"),
-                null, null, null, Duration.ofSeconds(20), null, null);
+                null, null, null, commandTimeout, null, null);
     }
 
     @Test

@@ -189,6 +189,26 @@ class GatewayApiIT extends GatewayTestBase {
         assertThat(noInputs.json().path("error").asString()).isEqualTo("invalid_inputs");
     }
 
+    /**
+     * Bodies within the 1 MiB HTTP limit whose command is over the limit of one record: 413, as data over a limit is,
+     * where the producer's refusal was answered 503 and a client retried it for ever.
+     */
+    @Test
+    void shouldAnswer413ToAStartWhoseCommandIsTooLargeForOneRecord() {
+        // 480 KB of JSON, 1.3 MB as the command is written (Smile takes 11 bytes for a number such as 1.5). No input type
+        // takes a list, but the engine never sees it: the producer refuses the record first.
+        String numbers = "{\"inputs\":{\"title\":\"t\",\"readings\":[" + String.join(",", java.util.Collections.nCopies(120_000, "1.5")) + "]}}";
+        // The declared text filling the whole 1 MiB: the command's other fields and the record's own make it pass.
+        String prefix = "{\"inputs\":{\"title\":\"";
+        String text = prefix + "x".repeat(1024 * 1024 - prefix.length() - 3) + "\"}}";
+        for (String body : List.of(numbers, text)) {
+            SopApi.Response tooLarge = api.postRaw("/sop/review/start", body, Map.of("Content-Type", "application/json"));
+            assertThat(tooLarge.status()).as("a body of %d bytes", body.length()).isEqualTo(413);
+            assertThat(tooLarge.json().path("error").asString()).isEqualTo("payload_too_large");
+            assertThat(tooLarge.header("Retry-After")).isNull();
+        }
+    }
+
     @Test
     void shouldRefuseRequestsWithoutAValidToken() {
         assertThat(api.withToken(null).get("/sop/").status()).isEqualTo(401);

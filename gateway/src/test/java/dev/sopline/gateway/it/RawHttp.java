@@ -88,6 +88,19 @@ final class RawHttp implements AutoCloseable {
         }
     }
 
+    /** Waits until the server closes the connection, reading and dropping whatever else it sends. */
+    void awaitClose() {
+        try {
+            InputStream in = socket.getInputStream();
+            byte[] buffer = new byte[8192];
+            while (in.read(buffer) >= 0) {
+                // until the end of the stream
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     private static Answer parse(String text) {
         int end = text.indexOf("\r\n\r\n");
         if (end < 0) {

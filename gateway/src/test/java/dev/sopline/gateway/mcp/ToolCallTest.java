@@ -22,6 +22,8 @@ class ToolCallTest {
         HttpServletRequest withKey = new ToolCall(mcp, Map.of("idempotency_key", "retry-1")).asOperation("POST", "/sop/review/start");
 
         assertThat(withoutKey.getRequestURI()).isEqualTo("/sop/review/start");
+        // The path an idempotency key's fingerprint takes, as for the same operation over HTTP.
+        assertThat(withoutKey.getServletPath()).isEqualTo("/sop/review/start");
         assertThat(withoutKey.getHeader("Idempotency-Key")).isNull();
         assertThat(withKey.getHeader("Idempotency-Key")).isEqualTo("retry-1");
     }

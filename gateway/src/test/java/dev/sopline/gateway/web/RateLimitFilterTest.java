@@ -21,8 +21,13 @@ class RateLimitFilterTest {
     }
 
     private MockHttpServletResponse call(String method, String path, String token) throws Exception {
-        MockHttpServletRequest request = new MockHttpServletRequest(method, path);
-        request.setRequestURI(path);
+        return call(method, path, path, token);
+    }
+
+    /** A request as the container gives it: its URI as sent, its servlet path decoded (the whole path, DispatcherServlet being at /). */
+    private MockHttpServletResponse call(String method, String uri, String path, String token) throws Exception {
+        MockHttpServletRequest request = new MockHttpServletRequest(method, uri);
+        request.setServletPath(path);
         request.setAttribute(RequestScope.TOKEN_ATTRIBUTE, token);
         MockHttpServletResponse response = new MockHttpServletResponse();
         filter.doFilter(request, response, new MockFilterChain());
@@ -40,6 +45,18 @@ class RateLimitFilterTest {
         assertThat(limited.getHeader("Retry-After")).isEqualTo("1");
         assertThat(limited.getContentAsString()).contains("\"error\":\"rate_limited\"");
         assertThat(call("tok_b").getStatus()).as("other tokens have their own bucket").isEqualTo(200);
+    }
+
+    @Test
+    void shouldLimitAPathWrittenWithPercentEncodingAsThePathItDecodesTo() throws Exception {
+        // Routed and authorised as /sop/x/start: it takes from the token's bucket like any other request there.
+        assertThat(call("POST", "/%73op/x/start", "/sop/x/start", "tok_d").getStatus()).isEqualTo(200);
+        assertThat(call("POST", "/%73op/x/start", "/sop/x/start", "tok_d").getStatus()).isEqualTo(200);
+
+        MockHttpServletResponse limited = call("POST", "/%73op/x/start", "/sop/x/start", "tok_d");
+
+        assertThat(limited.getStatus()).isEqualTo(429);
+        assertThat(limited.getContentAsString()).contains("\"error\":\"rate_limited\"");
     }
 
     @Test
