@@ -175,6 +175,7 @@ public class OpenApiConfig {
             add(codes, "400", "invalid_payload");
             add(codes, "408", "request_timeout");
             add(codes, "413", "payload_too_large");
+            add(codes, "415", "unsupported_media_type");
         }
         if (path.startsWith("/sop") && method == PathItem.HttpMethod.POST) {
             add(codes, "500", "engine_error");

@@ -54,13 +54,13 @@ public class JsonSecurityErrors implements AuthenticationEntryPoint, Authenticat
         if (!probe.isConsumed()) {
             long seconds = RateBuckets.retryAfterSeconds(probe);
             response.setHeader(HttpHeaders.RETRY_AFTER, String.valueOf(seconds));
-            ErrorResponses.write(response, 429, ErrorCodes.RATE_LIMITED,
+            ErrorResponses.writeUnread(request, response, 429, ErrorCodes.RATE_LIMITED,
                     "Too many failed authentications from this address; retry after " + seconds + " s");
             return;
         }
         // RFC 9110: a 401 names the scheme to use; MCP clients read it to tell a missing credential from a failure.
         response.setHeader(HttpHeaders.WWW_AUTHENTICATE, "Bearer");
-        ErrorResponses.write(response, 401, ErrorCodes.UNAUTHORIZED,
+        ErrorResponses.writeUnread(request, response, 401, ErrorCodes.UNAUTHORIZED,
                 "Expected a valid workspace token in the " + ApiPaths.TOKEN_HEADER + " header or as Authorization: Bearer <token>");
     }
 
@@ -72,20 +72,20 @@ public class JsonSecurityErrors implements AuthenticationEntryPoint, Authenticat
             String whose = token instanceof TokenRecord record
                     ? " is a token of workspace '" + record.workspace() + "' with role " + record.effectiveRole().wireName()
                     : " is not";
-            ErrorResponses.write(response, 403, HttpErrorCodes.FORBIDDEN, "Expected the platform administrator's token (an admin "
+            ErrorResponses.writeUnread(request, response, 403, HttpErrorCodes.FORBIDDEN, "Expected the platform administrator's token (an admin "
                     + "token of workspace 'default'), but this" + whose + (metrics
                     ? "; the platform's metrics span every workspace" : "; workspaces are managed by the platform administrator only"));
             return;
         }
         String role = token instanceof TokenRecord record ? " (" + record.effectiveRole().wireName() + ")" : "";
-        ErrorResponses.write(response, 403, HttpErrorCodes.FORBIDDEN,
+        ErrorResponses.writeUnread(request, response, 403, HttpErrorCodes.FORBIDDEN,
                 "Expected a token whose role allows " + request.getMethod() + " " + request.getServletPath()
                         + ", but this token's role" + role + " does not; ask a workspace admin for a token with a wider role");
     }
 
     @Override
     public void handle(HttpServletRequest request, HttpServletResponse response, RequestRejectedException e) throws IOException {
-        ErrorResponses.write(response, 400, HttpErrorCodes.INVALID_REQUEST,
+        ErrorResponses.writeUnread(request, response, 400, HttpErrorCodes.INVALID_REQUEST,
                 "Expected a plain path (no ';', encoded '/' or '\\', NUL, or '.' and '..' segments) and headers without control "
                         + "characters");
     }

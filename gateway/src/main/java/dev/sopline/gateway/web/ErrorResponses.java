@@ -1,8 +1,12 @@
 package dev.sopline.gateway.web;
 
 import dev.sopline.schemas.json.Json;
+import jakarta.servlet.AsyncContext;
+import jakarta.servlet.DispatcherType;
+import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
 
 /** Writes an {@link ErrorBody} from servlet filters, which run before Spring MVC's error handling. */
@@ -14,5 +18,33 @@ public final class ErrorResponses {
         response.setStatus(status);
         response.setContentType(MediaType.APPLICATION_JSON_VALUE);
         response.getOutputStream().write(Json.mapper().writeValueAsBytes(ErrorBody.of(code, message)));
+    }
+
+    /**
+     * Writes the error of a request refused before anyone read its body, and closes the connection without reading it.
+     * Answered in the request's own dispatch, Tomcat reads what is left of the body on the request's thread before it
+     * lets the request go, even with {@code Connection: close}, so a body that trickles or never comes held that thread
+     * up to the socket timeout for each pause, from clients without a token; a request completed asynchronously on a
+     * connection to close is closed unread. A request without a body, or one already async, is answered as
+     * {@link #write} does, keeping its connection.
+     */
+    public static void writeUnread(HttpServletRequest request, HttpServletResponse response, int status, String code, String message)
+            throws IOException {
+        if (!hasBody(request) || request.getDispatcherType() != DispatcherType.REQUEST || request.isAsyncStarted()
+                || !request.isAsyncSupported()) {
+            write(response, status, code, message);
+            return;
+        }
+        AsyncContext async = request.startAsync(request, response);
+        try {
+            response.setHeader(HttpHeaders.CONNECTION, "close");
+            write(response, status, code, message);
+        } finally {
+            async.complete();
+        }
+    }
+
+    static boolean hasBody(HttpServletRequest request) {
+        return request.getContentLengthLong() > 0 || request.getHeader(HttpHeaders.TRANSFER_ENCODING) != null;
     }
 }

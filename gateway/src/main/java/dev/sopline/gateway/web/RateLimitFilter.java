@@ -49,7 +49,7 @@ public class RateLimitFilter extends OncePerRequestFilter {
         if (!probe.isConsumed()) {
             long seconds = RateBuckets.retryAfterSeconds(probe);
             response.setHeader(HttpHeaders.RETRY_AFTER, String.valueOf(seconds));
-            ErrorResponses.write(response, 429, ErrorCodes.RATE_LIMITED, "Too many requests; retry after " + seconds + " s");
+            ErrorResponses.writeUnread(request, response, 429, ErrorCodes.RATE_LIMITED, "Too many requests; retry after " + seconds + " s");
             return;
         }
         chain.doFilter(request, response);

@@ -68,7 +68,7 @@ public class RequestBodyFilter extends OncePerRequestFilter {
             chain.doFilter(body instanceof byte[] bytes ? new BufferedBodyRequest(request, bytes) : request, response);
             return;
         }
-        if (!hasBody(request)) {
+        if (!ErrorResponses.hasBody(request)) {
             chain.doFilter(request, response);
             return;
         }
@@ -79,21 +79,20 @@ public class RequestBodyFilter extends OncePerRequestFilter {
             }
             // Spring MVC reads a multipart body whole, blocking this thread, before it picks a handler: on any other
             // route, without a token on the open ones, slow multipart bodies would hold every request thread.
-            refuseUnread(request, response, 415, HttpErrorCodes.UNSUPPORTED_MEDIA_TYPE,
+            ErrorResponses.writeUnread(request, response, 415, HttpErrorCodes.UNSUPPORTED_MEDIA_TYPE,
                     "Expected Content-Type application/json; only POST " + PROCESS_FILES + " takes multipart/form-data");
             return;
         }
         if (request.getContentLengthLong() > MAX_JSON_BYTES) {
-            ErrorResponses.write(response, 413, ErrorCodes.PAYLOAD_TOO_LARGE, "Expected a body of at most 1 MiB");
+            ErrorResponses.writeUnread(request, response, 413, ErrorCodes.PAYLOAD_TOO_LARGE, "Expected a body of at most 1 MiB");
             return;
         }
         ArrivedBytes arrived = ArrivedBytes.NONE;
         long declared = request.getContentLengthLong();
         if (declared > 0 && declared <= ArrivedBytes.MAX_BYTES) {
             if (!budget.reserve(declared)) {
-                response.setHeader(HttpHeaders.CONNECTION, "close");
                 response.setHeader(HttpHeaders.RETRY_AFTER, "1");
-                ErrorResponses.write(response, 503, ErrorCodes.UNAVAILABLE,
+                ErrorResponses.writeUnread(request, response, 503, ErrorCodes.UNAVAILABLE,
                         "The gateway is reading too many request bodies at once; retry after the delay in Retry-After");
                 return;
             }
@@ -125,22 +124,6 @@ public class RequestBodyFilter extends OncePerRequestFilter {
         request.getInputStream().setReadListener(collector);
     }
 
-    /**
-     * Answers without reading the body, and closes the connection. Answered in the request's own dispatch, Tomcat would
-     * still read the rest of the body on this thread before letting it go (up to the socket timeout when it trickles),
-     * even with {@code Connection: close}; a request completed asynchronously on a connection to close is closed unread.
-     */
-    private static void refuseUnread(HttpServletRequest request, HttpServletResponse response, int status, String code, String message)
-            throws IOException {
-        AsyncContext async = request.startAsync(request, response);
-        try {
-            response.setHeader(HttpHeaders.CONNECTION, "close");
-            ErrorResponses.write(response, status, code, message);
-        } finally {
-            async.complete();
-        }
-    }
-
     /** The bytes of request bodies held now, for tests. */
     long bufferedBytes() {
         return budget.used();
@@ -151,9 +134,6 @@ public class RequestBodyFilter extends OncePerRequestFilter {
         return "POST".equals(request.getMethod()) && PROCESS_FILES.equals(request.getServletPath());
     }
 
-    private static boolean hasBody(HttpServletRequest request) {
-        return request.getContentLengthLong() > 0 || request.getHeader("Transfer-Encoding") != null;
-    }
 
     private static boolean isMultipart(HttpServletRequest request) {
         String type = request.getContentType();

@@ -41,7 +41,7 @@ public class DeletedWorkspaceTriggers extends OncePerRequestFilter {
         String[] segments = request.getServletPath().substring(PREFIX.length()).split("/");
         // Only /sop/triggers/{workspace}/{process} names a workspace; /sop/triggers/{process} is in default.
         if (segments.length == 2 && workspaces.isDeleted(segments[0])) {
-            ErrorResponses.write(response, 404, ErrorCodes.NOT_FOUND,
+            ErrorResponses.writeUnread(request, response, 404, ErrorCodes.NOT_FOUND,
                     "Expected a published process named '%s' in workspace '%s', but the workspace is deleted".formatted(segments[1], segments[0]));
             return;
         }

@@ -58,6 +58,8 @@ public final class ErrorCatalog {
         codes.put("callback_already_resolved", "The one-shot callback was used before");
         codes.put("workspace_exists", "The workspace name is taken, by a live or a deleted workspace");
         codes.put("payload_too_large", "The body is over 1 MiB (process files 256 KiB), or the instance's data would pass 256 KiB");
+        codes.put("unsupported_media_type", "The body's Content-Type is not one the operation reads: application/json, and "
+                + "multipart/form-data only to register a process");
         codes.put("invalid_inputs", "The inputs do not match the process's declared inputs; details name each one");
         codes.put("invalid_outputs", "The outputs do not match the step's declared outputs; details name each one");
         codes.put("invalid_definition", "The process file fails the schema or syntax check; details give field, line and column");
