@@ -190,10 +190,15 @@ final class EngineClient implements AutoCloseable {
     }
 
     CompletableFuture<CommandReply> send(Command command) {
+        return send(command, null);
+    }
+
+    /** With the record stamped {@code timestamp} by its writer (epoch milliseconds), as a host with its own clock does. */
+    CompletableFuture<CommandReply> send(Command command, Long timestamp) {
         CompletableFuture<CommandReply> future = new CompletableFuture<>();
         waiting.put(command.commandId(), future);
         byte[] value = new RecordSerde<>(Command.class).serializer().serialize(EngineTopics.COMMANDS, command);
-        ProducerRecord<String, byte[]> record = new ProducerRecord<>(EngineTopics.COMMANDS, command.key(), value);
+        ProducerRecord<String, byte[]> record = new ProducerRecord<>(EngineTopics.COMMANDS, null, timestamp, command.key(), value);
         signature().sign(record.headers(), value);
         producer.send(record);
         return future;

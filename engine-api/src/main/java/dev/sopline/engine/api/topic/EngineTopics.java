@@ -62,7 +62,10 @@ public final class EngineTopics {
      */
     public static List<NewTopic> all(int partitions, int publicPartitions, short replication) {
         List<NewTopic> topics = new ArrayList<>();
-        topics.add(new NewTopic(COMMANDS, partitions, replication));
+        // Stamped by the broker as it appends: the engine decides each command at its record's time (a step's start, its
+        // deadline, an instance's end), and results come from workers on hosts whose clocks are not the platform's.
+        topics.add(new NewTopic(COMMANDS, partitions, replication)
+                .configs(Map.of(TopicConfig.MESSAGE_TIMESTAMP_TYPE_CONFIG, "LogAppendTime")));
         topics.add(new NewTopic(Topics.STEP_RESULTS, publicPartitions, replication));
         topics.add(new NewTopic(Topics.EVENTS, publicPartitions, replication));
         for (StepType type : StepType.values()) {

@@ -20,6 +20,7 @@ import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.Node;
 import org.apache.kafka.common.TopicPartitionInfo;
+import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.errors.TopicAuthorizationException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.apache.kafka.common.internals.KafkaFutureImpl;
@@ -42,6 +43,14 @@ class EngineTopicsTest {
         // Compacted topics read whole by every replica: one partition whatever the counts.
         assertThat(partitions).containsEntry(EngineTopics.DEFINITIONS, 1).containsEntry(EngineTopics.TOKENS, 1)
                 .containsEntry(EngineTopics.WEBHOOKS, 1).containsEntry(EngineTopics.ENGINE_SECRET, 1);
+    }
+
+    @Test
+    void shouldHaveTheBrokerStampTheCommandLogsRecords() {
+        NewTopic commands = EngineTopics.all(1, 6, (short) 1).stream().filter(topic -> topic.name().equals(EngineTopics.COMMANDS))
+                .findFirst().orElseThrow();
+
+        assertThat(commands.configs()).containsEntry(TopicConfig.MESSAGE_TIMESTAMP_TYPE_CONFIG, "LogAppendTime");
     }
 
     @Test
