@@ -39,10 +39,7 @@ class CommittedOffsetsIT {
     void shouldCommitEveryDoneStepSoThatARestartedWorkerRunsNoneAgain() throws Exception {
         platform.register(Platform.oneStepProcess("offsets-flow", "offsets.work"));
         AtomicInteger calls = new AtomicInteger();
-        StepHandler counting = step -> {
-            calls.incrementAndGet();
-            return Map.of("result", "done");
-        };
+        StepHandler counting = counting(calls);
         List<String> ids = new ArrayList<>();
         try (SopWorker worker = SopWorker.builder().kafka(SharedKafka.bootstrapServers()).group("offsets-workers").concurrency(3)
                 .handle("offsets.work", counting).start()) {
@@ -60,13 +57,7 @@ class CommittedOffsetsIT {
         }
         assertThat(calls.get()).isEqualTo(10);
 
-        try (SopWorker restarted = SopWorker.builder().kafka(SharedKafka.bootstrapServers()).group("offsets-workers")
-                .handle("offsets.work", counting).start()) {
-            assertThat(restarted.awaitConnected(Duration.ofSeconds(30))).isTrue();
-            String probe = platform.start("offsets-flow", Map.of("n", 99));
-            await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
-                    assertThat(platform.instance("offsets-flow", probe).path("state").asString()).isEqualTo("completed"));
-        }
+        completeOneMoreInANewMember("offsets-workers", "offsets.work", "offsets-flow", counting);
         assertThat(calls.get()).as("handler calls: the ten done steps are not run again, only the new one").isEqualTo(11);
     }
 
@@ -74,10 +65,7 @@ class CommittedOffsetsIT {
     void shouldCommitAStepWhoseResultWentOutAsTheWorkerWasStopped() throws Exception {
         platform.register(Platform.oneStepProcess("stopped-offsets-flow", "stoppedoffsets.work"));
         AtomicInteger calls = new AtomicInteger();
-        StepHandler counting = step -> {
-            calls.incrementAndGet();
-            return Map.of("result", "done");
-        };
+        StepHandler counting = counting(calls);
         AtomicReference<KafkaStepWorker> toStop = new AtomicReference<>();
         KafkaStepWorker stopping = new KafkaStepWorker(SharedKafka.bootstrapServers(), "stopped-offsets-workers",
                 StepTopics.forHandlers(Set.of("stoppedoffsets.work"), false), ready -> true, null, 2, "stopping-worker", null,
@@ -87,16 +75,9 @@ class CommittedOffsetsIT {
         thread.start();
         String id = platform.start("stopped-offsets-flow", Map.of("n", 1));
         await().atMost(Duration.ofSeconds(30)).until(() -> !thread.isAlive());
-        await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
-                assertThat(platform.instance("stopped-offsets-flow", id).path("state").asString()).isEqualTo("completed"));
+        awaitCompleted("stopped-offsets-flow", id);
 
-        try (SopWorker next = SopWorker.builder().kafka(SharedKafka.bootstrapServers()).group("stopped-offsets-workers")
-                .handle("stoppedoffsets.work", counting).start()) {
-            assertThat(next.awaitConnected(Duration.ofSeconds(30))).isTrue();
-            String probe = platform.start("stopped-offsets-flow", Map.of("n", 2));
-            await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
-                    assertThat(platform.instance("stopped-offsets-flow", probe).path("state").asString()).isEqualTo("completed"));
-        }
+        completeOneMoreInANewMember("stopped-offsets-workers", "stoppedoffsets.work", "stopped-offsets-flow", counting);
         assertThat(calls.get()).as("handler calls: the step reported as the worker stopped is not run again").isEqualTo(2);
     }
 
@@ -125,6 +106,26 @@ class CommittedOffsetsIT {
                 }
             });
         }
+    }
+
+    private static StepHandler counting(AtomicInteger calls) {
+        return step -> {
+            calls.incrementAndGet();
+            return Map.of("result", "done");
+        };
+    }
+
+    /** A worker that joins the group afterwards and runs one new step: any step before it that it runs again counts too. */
+    private void completeOneMoreInANewMember(String group, String run, String process, StepHandler handler) {
+        try (SopWorker next = SopWorker.builder().kafka(SharedKafka.bootstrapServers()).group(group).handle(run, handler).start()) {
+            assertThat(next.awaitConnected(Duration.ofSeconds(30))).isTrue();
+            awaitCompleted(process, platform.start(process, Map.of("n", 99)));
+        }
+    }
+
+    private void awaitCompleted(String process, String id) {
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
+                assertThat(platform.instance(process, id).path("state").asString()).isEqualTo("completed"));
     }
 
     /** Records of the team's topic past the group's committed offsets, transaction markers aside. */
