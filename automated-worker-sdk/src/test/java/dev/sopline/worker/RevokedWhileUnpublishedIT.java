@@ -56,12 +56,16 @@ class RevokedWhileUnpublishedIT {
             await().atMost(Duration.ofSeconds(30)).until(() -> calls.get() >= STEPS);
 
             try (SopWorker second = SopWorker.builder().kafka(SharedKafka.bootstrapServers()).group("revoked-workers")
-                    .workerId("revoked-second").handle("revoked.work", handler).start()) {
+                    .workerId("revoked-second").readPreviousTopic(false).handle("revoked.work", step -> Map.of("result", "by the second"))
+                    .start()) {
                 KafkaWorkerIT.awaitStableGroup("revoked-workers", 2);
                 outage.set(false);
 
                 await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(ids).allSatisfy(id ->
                         assertThat(platform.instance("revoked-flow", id).path("state").asString()).isEqualTo("completed")));
+                assertThat(ids).as("steps of the partitions taken from the first worker, run by the second")
+                        .anySatisfy(id -> assertThat(platform.instance("revoked-flow", id).path("steps").get(0).path("outputs")
+                                .path("result").asString()).isEqualTo("by the second"));
                 assertThat(firstThread.isAlive()).as("the first worker survived the move").isTrue();
                 assertThat(second.isRunning()).isTrue();
             }

@@ -97,10 +97,12 @@ public final class DecodedValues<V> {
         }
         V previous = recent.put(key, value);
         remembered += added - (previous == null ? 0 : weight.applyAsLong(previous));
-        Iterator<Map.Entry<String, V>> eldest = recent.entrySet().iterator();
-        while (remembered > maxWeight && eldest.hasNext()) {
-            remembered -= weight.applyAsLong(eldest.next().getValue());
-            eldest.remove();
+        if (remembered > maxWeight) {
+            Iterator<Map.Entry<String, V>> eldest = recent.entrySet().iterator();
+            while (remembered > maxWeight && eldest.hasNext()) {
+                remembered -= weight.applyAsLong(eldest.next().getValue());
+                eldest.remove();
+            }
         }
     }
 

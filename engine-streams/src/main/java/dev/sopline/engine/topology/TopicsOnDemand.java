@@ -76,9 +76,6 @@ final class TopicsOnDemand implements AutoCloseable {
         } catch (TimeoutException e) {
             throw new StreamsException("Expected to create the " + family + " " + topic + " within " + TIMEOUT_SECONDS + " s", e);
         } catch (KafkaException e) {
-            if (e instanceof StreamsException) {
-                throw e;
-            }
             // The admin client could not even be made (no broker address resolves): the same failure as any other.
             throw new StreamsException("Expected to create the " + family + " " + topic + ", but " + e.getMessage(), e);
         }

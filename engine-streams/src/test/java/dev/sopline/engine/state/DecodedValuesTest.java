@@ -92,6 +92,16 @@ class DecodedValuesTest {
     }
 
     @Test
+    void shouldCountOutTheWeightOfAValueLeftOutByTheCount() {
+        DecodedValues<Counter> values = new DecodedValues<>(store, 2, counter -> counter.counts().size(), 100);
+        values.put("a", new Counter("a", List.of(1L, 2L, 3L)));
+        values.put("b", new Counter("b", List.of(1L)));
+        values.put("c", new Counter("c", List.of(1L, 2L)));
+
+        assertThat(values.rememberedWeight()).as("a went out for the count").isEqualTo(3);
+    }
+
+    @Test
     void shouldKeepOnlyTheMostRecentlyUsedKeys() {
         DecodedValues<Counter> values = new DecodedValues<>(store, 2);
         values.put("a", new Counter("a", List.of(1L)));

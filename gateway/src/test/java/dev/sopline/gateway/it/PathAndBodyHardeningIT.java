@@ -265,6 +265,22 @@ class PathAndBodyHardeningIT extends GatewayTestBase {
     }
 
     @Test
+    void shouldKeepTheConnectionOfARequestRefusedWhoseBodyCameWhole() {
+        // A client without a usable token that sent its whole body: the body is read, the answer clean, the connection
+        // kept for the next request.
+        String body = "{\"inputs\":{}}";
+        try (RawHttp http = new RawHttp(port)) {
+            RawHttp.Answer refused = http.head("POST /sop/review/start HTTP/1.1", "Content-Type: application/json",
+                    "Content-Length: " + body.length()).send(body).answer();
+            assertThat(refused.status()).isEqualTo(401);
+            assertThat(refused.head()).doesNotContainIgnoringCase("Connection: close");
+
+            RawHttp.Answer next = http.head("GET /actuator/health HTTP/1.1").answer();
+            assertThat(next.status()).as("answered on the same connection").isEqualTo(200);
+        }
+    }
+
+    @Test
     void shouldKeepAnsweringOtherClientsWhileManyConnectionsTrickleTheirBodies() throws Exception {
         List<RawHttp> slow = new ArrayList<>();
         await().atMost(Duration.ofSeconds(60)).until(() -> api().withToken(null).get("/actuator/health").status() == 200);
