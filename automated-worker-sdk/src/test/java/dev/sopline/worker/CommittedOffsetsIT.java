@@ -116,7 +116,7 @@ class CommittedOffsetsIT {
     }
 
     /** A worker that joins the group afterwards and runs one new step: any step before it that it runs again counts too. */
-    private void completeOneMoreInANewMember(String group, String run, String process, StepHandler handler) {
+    private void completeOneMoreInANewMember(String group, String run, String process, StepHandler handler) throws InterruptedException {
         try (SopWorker next = SopWorker.builder().kafka(SharedKafka.bootstrapServers()).group(group).handle(run, handler).start()) {
             assertThat(next.awaitConnected(Duration.ofSeconds(30))).isTrue();
             awaitCompleted(process, platform.start(process, Map.of("n", 99)));
