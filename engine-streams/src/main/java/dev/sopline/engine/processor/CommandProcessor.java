@@ -130,7 +130,8 @@ public final class CommandProcessor implements Processor<String, Command, String
     public void init(ProcessorContext<String, Object> context) {
         this.context = context;
         KeyValueStore<String, ProcessVersions> published = context.getStateStore(EngineTopology.DEFINITIONS_STORE);
-        this.definitions = new CachedDefinitions(new StoredDefinitions(new ProcessVersionStore(published)));
+        ProcessVersionStore publishedVersions = new ProcessVersionStore(published);
+        this.definitions = new CachedDefinitions(new StoredDefinitions(publishedVersions), publishedVersions::version);
         this.handlers = new CommandHandlers(definitions, decider);
         this.instances = new InstanceStore(context.getStateStore(EngineTopology.INSTANCES_STORE));
         this.processes = context.getStateStore(EngineTopology.PROCESSES_STORE);

@@ -5,6 +5,8 @@ import static org.awaitility.Awaitility.await;
 
 import com.github.f4b6a3.ulid.UlidCreator;
 import dev.sopline.engine.api.query.StateUnavailableException;
+import dev.sopline.engine.api.topic.EngineTopics;
+import dev.sopline.engine.runtime.EngineSettings;
 import dev.sopline.engine.runtime.Engine;
 import dev.sopline.schemas.command.CommandReply;
 import dev.sopline.schemas.command.StartInstance;
@@ -13,14 +15,21 @@ import dev.sopline.schemas.instance.InstanceView;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.AlterConfigOp;
+import org.apache.kafka.clients.admin.ConfigEntry;
+import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.common.config.TopicConfig;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The engine decides each command at the time the broker appended it, not at the time its writer stamped it: a worker
- * or gateway whose clock is hours off moves no start, end or deadline.
+ * or gateway whose clock is hours off moves no start, end or deadline, on a command log created before as well.
  */
 class BrokerClockIT {
 
@@ -58,5 +67,26 @@ class BrokerClockIT {
                         .isBetween(beforeSubmit.minusSeconds(1), afterSubmit.plusSeconds(1));
             });
         }
+    }
+
+    @Test
+    void shouldHaveTheBrokerStampACommandLogCreatedBeforeOnceAnEngineEnsuresItsTopics(@TempDir Path stateDir) throws Exception {
+        EngineSettings settings = EngineFailoverIT.settings(stateDir);
+        ConfigResource commands = new ConfigResource(ConfigResource.Type.TOPIC, EngineTopics.COMMANDS);
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, dev.sopline.testing.SharedKafka.bootstrapServers()))) {
+            EngineTopics.ensure(admin, settings.partitions(), settings.topicPartitions(), settings.replication());
+            // As a release before the broker's stamps created it.
+            admin.incrementalAlterConfigs(Map.of(commands, List.of(new AlterConfigOp(
+                    new ConfigEntry(TopicConfig.MESSAGE_TIMESTAMP_TYPE_CONFIG, "CreateTime"), AlterConfigOp.OpType.SET)))).all().get(30, TimeUnit.SECONDS);
+            await().atMost(Duration.ofSeconds(30)).until(() -> timestampType(admin, commands).equals("CreateTime"));
+
+            EngineTopics.ensure(admin, settings.partitions(), settings.topicPartitions(), settings.replication());
+
+            await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(timestampType(admin, commands)).isEqualTo("LogAppendTime"));
+        }
+    }
+
+    private static String timestampType(Admin admin, ConfigResource topic) throws Exception {
+        return admin.describeConfigs(List.of(topic)).all().get(30, TimeUnit.SECONDS).get(topic).get(TopicConfig.MESSAGE_TIMESTAMP_TYPE_CONFIG).value();
     }
 }

@@ -243,12 +243,16 @@ class PathAndBodyHardeningIT extends GatewayTestBase {
 
     @Test
     void shouldCloseTheConnectionOfARequestRefusedBeforeItsBodyWithoutWaitingForTheBody() {
-        // Refused before anyone reads the body: by the token check (no token), and for its declared size (with one).
-        // The head alone, and the body never comes: the answer and the closed connection come within the read timeout
-        // (2 s here). Were the rest of the body read after the answer, it would hold a request thread that long.
+        // Refused before anyone reads the body: by the token check (no token), by the token's role, by the path's
+        // check, and for its declared size. The head alone, and the body never comes: the answer and the closed
+        // connection come within the read timeout (2 s here). Were the rest of the body read after the answer, it
+        // would hold a request thread that long.
+        String viewer = api().post("/workspace/tokens", Map.of("name", "refused-unread", "role", "viewer")).json().path("token").asString();
         record Refused(String path, String length, String token, int status) {}
         for (Refused refused : List.of(new Refused("/sop/review/start", "1000", null, 401),
                 new Refused("/sop/processes/register", "1000", null, 401),
+                new Refused("/sop/review/start", "1000", viewer, 403),
+                new Refused("/sop;x/review/start", "1000", TOKEN, 400),
                 new Refused("/sop/review/start", "2000000", TOKEN, 413))) {
             List<String> headers = new ArrayList<>(List.of("Content-Type: application/json", "Content-Length: " + refused.length()));
             if (refused.token() != null) {

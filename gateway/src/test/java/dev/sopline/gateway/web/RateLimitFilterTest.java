@@ -66,4 +66,27 @@ class RateLimitFilterTest {
 
         assertThat(call("POST", "/mcp", "tok_c").getStatus()).as("an agent's tool calls share the token's budget").isEqualTo(429);
     }
+
+    @Test
+    void shouldCloseTheConnectionOfALimitedRequestWhoseBodyHasNotArrived() throws Exception {
+        call("tok_e");
+        call("tok_e");
+        // A chunked body, none of it here yet: the answer does not wait for it, and the connection is closed unread.
+        MockHttpServletRequest request = new MockHttpServletRequest("POST", "/sop/x/start");
+        request.setServletPath("/sop/x/start");
+        request.setAttribute(RequestScope.TOKEN_ATTRIBUTE, "tok_e");
+        request.addHeader("Transfer-Encoding", "chunked");
+        request.setAsyncSupported(true);
+        MockHttpServletResponse limited = new MockHttpServletResponse();
+        MockFilterChain chain = new MockFilterChain();
+
+        filter.doFilter(request, limited, chain);
+
+        assertThat(limited.getStatus()).isEqualTo(429);
+        assertThat(limited.getHeader("Connection")).isEqualTo("close");
+        assertThat(limited.getContentAsString()).contains("\"error\":\"rate_limited\"");
+        assertThat(request.getAsyncContext()).as("answered outside the request's dispatch, which would read the body").isNotNull();
+        assertThat(request.isAsyncStarted()).as("and completed").isFalse();
+        assertThat(chain.getRequest()).as("no handler ran").isNull();
+    }
 }

@@ -12,11 +12,16 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AlterConfigOp;
+import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.apache.kafka.common.utils.Utils;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The engine's topics, and their creation at start when missing. The engine's own partitioned topics (commands,
@@ -49,6 +54,9 @@ public final class EngineTopics {
     /** Outbound webhook subscriptions; compacted, keyed by subscription id, read whole by every gateway replica. */
     public static final String WEBHOOKS = "sop.webhooks";
 
+    private static final Logger LOG = LoggerFactory.getLogger(EngineTopics.class);
+    private static final String LOG_APPEND_TIME = "LogAppendTime";
+
     private EngineTopics() {}
 
     /** The replication factor of the topics the platform creates ({@code SOP_KAFKA_REPLICATION_FACTOR}, default 1). */
@@ -65,7 +73,7 @@ public final class EngineTopics {
         // Stamped by the broker as it appends: the engine decides each command at its record's time (a step's start, its
         // deadline, an instance's end), and results come from workers on hosts whose clocks are not the platform's.
         topics.add(new NewTopic(COMMANDS, partitions, replication)
-                .configs(Map.of(TopicConfig.MESSAGE_TIMESTAMP_TYPE_CONFIG, "LogAppendTime")));
+                .configs(Map.of(TopicConfig.MESSAGE_TIMESTAMP_TYPE_CONFIG, LOG_APPEND_TIME)));
         topics.add(new NewTopic(Topics.STEP_RESULTS, publicPartitions, replication));
         topics.add(new NewTopic(Topics.EVENTS, publicPartitions, replication));
         for (StepType type : StepType.values()) {
@@ -125,8 +133,16 @@ public final class EngineTopics {
         }
     }
 
-    /** Creates the topics that do not exist yet ({@link #all}); existing ones are left as they are. */
+    /**
+     * Creates the topics that do not exist yet ({@link #all}); existing ones keep their partitions and settings, except
+     * that a command log created by an earlier release is made to be stamped by the broker ({@link #stampCommandsOnAppend}).
+     */
     public static void ensure(Admin admin, int partitions, int publicPartitions, short replication) {
+        create(admin, partitions, publicPartitions, replication);
+        stampCommandsOnAppend(admin);
+    }
+
+    private static void create(Admin admin, int partitions, int publicPartitions, short replication) {
         try {
             Set<String> existing = admin.listTopics().names().get(30, TimeUnit.SECONDS);
             List<NewTopic> missing = all(partitions, publicPartitions, replication).stream().filter(topic -> !existing.contains(topic.name())).toList();
@@ -152,6 +168,37 @@ public final class EngineTopics {
             throw new IllegalStateException("Interrupted while creating the engine's topics", e);
         } catch (ExecutionException | TimeoutException e) {
             throw new IllegalStateException("Expected to list the broker's topics, but " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Makes the broker stamp {@code sop.commands} as it appends, as {@link #all} creates it. A command log created before
+     * keeps its writers' stamps, on which a worker's clock would move the starts, ends and deadlines its commands decide,
+     * and Kafka refuses a record stamped more than an hour ahead. Changed in place, once; without the right to alter a
+     * topic's settings the engine still runs, on its writers' clocks, and says how to change it.
+     */
+    static void stampCommandsOnAppend(Admin admin) {
+        ConfigResource commands = new ConfigResource(ConfigResource.Type.TOPIC, COMMANDS);
+        try {
+            ConfigEntry stamped = admin.describeConfigs(List.of(commands)).all().get(30, TimeUnit.SECONDS).get(commands)
+                    .get(TopicConfig.MESSAGE_TIMESTAMP_TYPE_CONFIG);
+            if (stamped != null && LOG_APPEND_TIME.equals(stamped.value())) {
+                return;
+            }
+            AlterConfigOp appendTime = new AlterConfigOp(new ConfigEntry(TopicConfig.MESSAGE_TIMESTAMP_TYPE_CONFIG, LOG_APPEND_TIME),
+                    AlterConfigOp.OpType.SET);
+            admin.incrementalAlterConfigs(Map.of(commands, List.of(appendTime))).all().get(30, TimeUnit.SECONDS);
+            LOG.info("{} was stamped by its writers ({}); it is now stamped by the broker as it appends ({}={})", COMMANDS,
+                    stamped == null ? "unknown" : stamped.value(), TopicConfig.MESSAGE_TIMESTAMP_TYPE_CONFIG, LOG_APPEND_TIME);
+        } catch (ExecutionException | TimeoutException e) {
+            LOG.warn("{} may keep its writers' timestamps: its {} could not be read or set to {} ({}). A worker whose clock is off then "
+                    + "moves the starts, ends and deadlines its results decide. Change it with: kafka-configs.sh --alter --entity-type "
+                    + "topics --entity-name {} --add-config {}={}", COMMANDS, TopicConfig.MESSAGE_TIMESTAMP_TYPE_CONFIG, LOG_APPEND_TIME,
+                    e.getCause() == null ? e.toString() : e.getCause().toString(), COMMANDS, TopicConfig.MESSAGE_TIMESTAMP_TYPE_CONFIG,
+                    LOG_APPEND_TIME);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("Interrupted while reading the settings of " + COMMANDS, e);
         }
     }
 }
