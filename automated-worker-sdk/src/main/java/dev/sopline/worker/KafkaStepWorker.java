@@ -14,6 +14,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
@@ -485,14 +486,31 @@ final class KafkaStepWorker implements Runnable {
         Instant now = Instant.now();
         for (TopicPartition partition : partitions) {
             PartitionProgress partitionProgress = progress.get(partition);
-            if (partitionProgress == null || !(partitionProgress.changed() || all)) {
+            if (partitionProgress == null) {
                 continue;
             }
-            partitionProgress.committable().ifPresent(offset ->
+            long position = positionOf(partition);
+            if (!(partitionProgress.changed(position) || all)) {
+                continue;
+            }
+            OptionalLong committable = partitionProgress.committable(position);
+            committable.ifPresent(offset ->
                     offsets.put(partition, new OffsetAndMetadata(offset, InFlightMetadata.encode(partitionProgress.running(), now))));
-            partitionProgress.committed();
+            partitionProgress.committed(committable.orElse(-1));
         }
         return offsets;
+    }
+
+    /**
+     * The offset of the next record this worker's consumer returns from {@code partition}: past every record it handed
+     * out and the transaction markers after them. -1 when not known (the partition is no longer assigned).
+     */
+    private long positionOf(TopicPartition partition) {
+        try {
+            return consumer.position(partition, Duration.ZERO);
+        } catch (KafkaException | IllegalStateException e) {
+            return -1;
+        }
     }
 
     private void commitNow(Collection<TopicPartition> partitions) {

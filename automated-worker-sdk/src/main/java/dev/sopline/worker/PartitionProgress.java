@@ -14,6 +14,7 @@ final class PartitionProgress {
     private long next = -1;
     private int running;
     private boolean changed;
+    private long committedOffset = -1;
 
     /** A record of this partition came to the worker; it is outstanding until {@link #done}. */
     void handedOut(long offset) {
@@ -43,20 +44,29 @@ final class PartitionProgress {
         return running;
     }
 
-    /** The offset to commit: the first outstanding step, or past the last handed out; empty before any record. */
-    OptionalLong committable() {
+    /**
+     * The offset to commit: the first outstanding step or, with none outstanding, past the last step handed out and, as
+     * far as the consumer's {@code position} goes, past the transaction markers that follow it, so an idle group shows
+     * no lag; empty before any record. A position not known is given as -1.
+     */
+    OptionalLong committable(long position) {
         if (next < 0) {
             return OptionalLong.empty();
         }
-        return OptionalLong.of(outstanding.isEmpty() ? next : outstanding.first());
+        return OptionalLong.of(outstanding.isEmpty() ? Math.max(next, position) : outstanding.first());
     }
 
-    /** Whether the offset or the steps running changed since the last {@link #committed()}. */
-    boolean changed() {
-        return changed;
+    /**
+     * Whether the offset or the steps running changed since the last {@link #committed}: a step handed out, begun or
+     * done, or the consumer's position moved past markers while nothing was outstanding.
+     */
+    boolean changed(long position) {
+        return changed || (outstanding.isEmpty() && next >= 0 && Math.max(next, position) > committedOffset);
     }
 
-    void committed() {
+    /** What {@link #committable} gave was sent; -1 when it gave nothing. */
+    void committed(long offset) {
         changed = false;
+        committedOffset = Math.max(committedOffset, offset);
     }
 }

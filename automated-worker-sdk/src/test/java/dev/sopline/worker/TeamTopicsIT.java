@@ -19,9 +19,12 @@ import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ConsumerGroupDescription;
 import org.apache.kafka.clients.admin.MemberDescription;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.GroupState;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.StringDeserializer;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -109,6 +112,54 @@ class TeamTopicsIT {
                     .map(ILoggingEvent::getFormattedMessage).filter(message -> message.contains(topic)).toList();
         }
         assertThat(warnings).as("warnings naming %s", topic).singleElement().asString().contains("does not exist yet");
+    }
+
+    @Test
+    void shouldMovePastAStepItHasNoHandlerForAndLeaveItToTheGroupThatHandlesIt() throws Exception {
+        // As in the middle of a rolling deploy that adds a handler: the members of one group do not all have it.
+        String topic = Topics.automatedSteps("payments");
+        platform.register(Platform.oneStepProcess("refund-flow", "payments.refund"));
+        try (SopWorker charges = worker("payments", "payments.charge", step -> Map.of("result", "charged"));
+             Admin admin = Admin.create(Map.of("bootstrap.servers", SharedKafka.bootstrapServers()))) {
+            String id = platform.start("refund-flow", Map.of("n", 1));
+
+            await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(committedPast(admin, "payments-workers", topic, id))
+                    .as("the charges group committed past the refund step on %s", topic).isTrue());
+            assertThat(platform.instance("refund-flow", id).path("state").asString())
+                    .as("the step no member of the group handles did not run there").isEqualTo("running");
+
+            try (SopWorker refunds = worker("payments-refunds", "payments.refund", step -> Map.of("result", "refunded"))) {
+                await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertCompleted("refund-flow", id));
+            }
+            assertThat(platform.instance("refund-flow", id).path("steps").get(0).path("outputs").path("result").asString()).isEqualTo("refunded");
+        }
+    }
+
+    /** Whether the group has committed past the step-ready record of instance {@code id} on {@code topic}. */
+    private static boolean committedPast(Admin admin, String group, String topic, String id) throws Exception {
+        ConsumerRecord<String, String> step = stepReady(topic, id);
+        OffsetAndMetadata committed = admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata().get()
+                .get(new TopicPartition(topic, step.partition()));
+        return committed != null && committed.offset() > step.offset();
+    }
+
+    private static ConsumerRecord<String, String> stepReady(String topic, String id) {
+        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(Map.of("bootstrap.servers", SharedKafka.bootstrapServers(),
+                "isolation.level", "read_committed"), new StringDeserializer(), new StringDeserializer())) {
+            List<TopicPartition> partitions = consumer.partitionsFor(topic).stream()
+                    .map(info -> new TopicPartition(topic, info.partition())).toList();
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
+            long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+            while (System.nanoTime() < deadline) {
+                for (ConsumerRecord<String, String> record : consumer.poll(Duration.ofMillis(200))) {
+                    if (id.equals(record.key())) {
+                        return record;
+                    }
+                }
+            }
+            throw new AssertionError("Expected the step-ready record of " + id + " on " + topic);
+        }
     }
 
     private SopWorker worker(String team, String run, StepHandler handler) {

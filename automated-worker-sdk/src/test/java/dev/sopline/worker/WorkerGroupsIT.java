@@ -55,7 +55,7 @@ class WorkerGroupsIT {
                 JsonNode group = group("visible-workers");
                 assertThat(inFlight("visible-workers")).as("steps in flight once done").isZero();
                 assertThat(group.path("in_flight").asLong()).as("steps in flight once done, in the list").isZero();
-                assertThat(group.path("lag").asLong()).as("lag once done, give or take transaction markers").isLessThanOrEqualTo(3);
+                assertThat(group.path("lag").asLong()).as("lag once done, the transaction markers after the steps included").isZero();
             });
         } finally {
             release.countDown();

@@ -142,8 +142,9 @@ public class WorkerGroups implements AutoCloseable {
 
     /**
      * End offsets minus committed ones, over the partitions the group committed on or is assigned; a partition with no
-     * commit yet counts from its earliest offset, where the SDK's workers start. Transaction markers make it a slight
-     * overestimate, never an underestimate.
+     * commit yet counts from its earliest offset, where the SDK's workers start. A group that commits the offset after its
+     * last record rather than its consumer's position (the SDK's workers commit the position once idle) is one
+     * transaction marker short of the end: an overestimate, never an underestimate.
      */
     private static long lag(Admin client, Map<TopicPartition, OffsetAndMetadata> committed, Set<TopicPartition> assigned)
             throws java.util.concurrent.ExecutionException, InterruptedException, java.util.concurrent.TimeoutException {
