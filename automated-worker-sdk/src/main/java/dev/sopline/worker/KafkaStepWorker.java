@@ -231,19 +231,19 @@ final class KafkaStepWorker implements Runnable {
             // Full: take no more steps, and wake as soon as a handler returns. Polling goes on for the group membership.
             consumer.pause(consumer.assignment());
             awaitFinished(POLL);
-            records = consumer.poll(Duration.ZERO);
+            records = poll(Duration.ZERO);
         } else {
             if (!consumer.paused().isEmpty()) {
                 consumer.resume(consumer.paused());
             }
             if (active.size() >= concurrency) {
                 // Reading ahead while every slot is taken: whatever is fetched, and a free slot is seen at once.
-                records = consumer.poll(Duration.ZERO);
+                records = poll(Duration.ZERO);
                 if (records.isEmpty()) {
                     awaitFinished(POLL);
                 }
             } else {
-                records = consumer.poll(POLL);
+                records = poll(POLL);
             }
         }
         // A partition assigned while full was not paused yet: its records wait here for a slot.
@@ -273,6 +273,19 @@ final class KafkaStepWorker implements Runnable {
     void stop(Duration timeout) {
         stopDeadlineNanos = System.nanoTime() + timeout.toNanos();
         running.set(false);
+    }
+
+    /**
+     * Polls, and notes for each partition how far the records returned go before any is handed out: the consumer's
+     * position is past them now, and a partition commits its position only once each of them is handed out and done.
+     */
+    private ConsumerRecords<String, byte[]> poll(Duration timeout) {
+        ConsumerRecords<String, byte[]> records = consumer.poll(timeout);
+        for (TopicPartition partition : records.partitions()) {
+            List<ConsumerRecord<String, byte[]>> returned = records.records(partition);
+            progress.computeIfAbsent(partition, ignored -> new PartitionProgress()).returned(returned.get(returned.size() - 1).offset() + 1);
+        }
+        return records;
     }
 
     private void handOut(ConsumerRecord<String, byte[]> record) {
@@ -533,7 +546,7 @@ final class KafkaStepWorker implements Runnable {
             while (!active.isEmpty() && System.nanoTime() < stopDeadlineNanos) {
                 consumer.pause(consumer.assignment());
                 awaitFinished(POLL);
-                consumer.poll(Duration.ZERO);
+                poll(Duration.ZERO);
             }
             // Those that returned meanwhile are done; the rest are cut short: interrupted, they report nothing and stay
             // uncommitted.
@@ -665,7 +678,9 @@ final class KafkaStepWorker implements Runnable {
 
         @Override
         public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
-            // Progress starts with the first record of each partition.
+            // Tracked from the start, so that a partition whose committed offset stops short of a transaction marker
+            // commits past it once the consumer reads past it, with no step handed out.
+            partitions.forEach(partition -> progress.computeIfAbsent(partition, ignored -> new PartitionProgress()));
         }
 
         @Override

@@ -14,6 +14,7 @@ final class PartitionProgress {
     private long next = -1;
     private int running;
     private boolean changed;
+    private long returned = -1;
     private long committedOffset = -1;
 
     /** A record of this partition came to the worker; it is outstanding until {@link #done}. */
@@ -44,16 +45,26 @@ final class PartitionProgress {
         return running;
     }
 
+    /** A poll returned this partition's records up to {@code end} (exclusive); they are handed out next. */
+    void returned(long end) {
+        returned = Math.max(returned, end);
+    }
+
     /**
-     * The offset to commit: the first outstanding step or, with none outstanding, past the last step handed out and, as
-     * far as the consumer's {@code position} goes, past the transaction markers that follow it, so an idle group shows
-     * no lag; empty before any record. A position not known is given as -1.
+     * The offset to commit: the first outstanding step or, with none outstanding and every record returned handed out,
+     * the consumer's {@code position}, which is past the last step handed out and past the transaction markers that
+     * follow it, so an idle group shows no lag. A position not known is given as -1; empty when nothing is known.
      */
     OptionalLong committable(long position) {
-        if (next < 0) {
-            return OptionalLong.empty();
+        if (!outstanding.isEmpty()) {
+            return OptionalLong.of(outstanding.first());
         }
-        return OptionalLong.of(outstanding.isEmpty() ? Math.max(next, position) : outstanding.first());
+        if (next < returned) {
+            // Records returned and not handed out (their handing out ended on an error): not past them.
+            return next < 0 ? OptionalLong.empty() : OptionalLong.of(next);
+        }
+        long offset = Math.max(next, position);
+        return offset < 0 ? OptionalLong.empty() : OptionalLong.of(offset);
     }
 
     /**
@@ -61,7 +72,7 @@ final class PartitionProgress {
      * done, or the consumer's position moved past markers while nothing was outstanding.
      */
     boolean changed(long position) {
-        return changed || (outstanding.isEmpty() && next >= 0 && Math.max(next, position) > committedOffset);
+        return changed || committable(position).orElse(-1) > committedOffset;
     }
 
     /** What {@link #committable} gave was sent; -1 when it gave nothing. */

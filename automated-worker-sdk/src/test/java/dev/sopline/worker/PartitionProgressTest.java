@@ -56,4 +56,34 @@ class PartitionProgressTest {
         assertThat(progress.committable(10)).hasValue(10);
         assertThat(progress.committable(-1)).as("a position not known").hasValue(8);
     }
+
+    @Test
+    void shouldNotCommitPastRecordsAPollReturnedThatWereNotHandedOut() {
+        PartitionProgress progress = new PartitionProgress();
+        progress.returned(13);
+        progress.handedOut(10);
+        progress.done(10, false);
+        // Handing out ended on an error after offset 10: 11 and 12 never ran, though the position is past them.
+
+        assertThat(progress.committable(14)).hasValue(11);
+
+        progress.handedOut(11);
+        progress.handedOut(12);
+        progress.done(11, false);
+        progress.done(12, false);
+        assertThat(progress.committable(14)).hasValue(14);
+    }
+
+    @Test
+    void shouldCommitThePositionOfAnAssignedPartitionThatReturnedNoRecord() {
+        PartitionProgress progress = new PartitionProgress();
+        assertThat(progress.committable(-1)).as("no position known yet").isEmpty();
+        assertThat(progress.changed(-1)).isFalse();
+
+        // Its committed offset stopped short of a marker, which the consumer has now read past.
+        assertThat(progress.changed(6)).isTrue();
+        assertThat(progress.committable(6)).hasValue(6);
+        progress.committed(6);
+        assertThat(progress.changed(6)).isFalse();
+    }
 }

@@ -81,9 +81,14 @@ class TeamTopicsIT {
                             .containsExactlyInAnyOrder(own, PREVIOUS_TOPIC);
                     Map<TopicPartition, OffsetAndMetadata> committed = admin.listConsumerGroupOffsets(team + "-workers")
                             .partitionsToOffsetAndMetadata().get();
-                    // Offsets are committed for the records a group took: none on another team's topic, none on the previous one.
-                    assertThat(committed.keySet()).extracting(TopicPartition::topic).as("topics %s read records from", team)
-                            .containsOnly(own);
+                    // A group commits where it reads: its own topic and the previous one, never another team's.
+                    assertThat(committed.keySet()).extracting(TopicPartition::topic).as("topics %s committed on", team)
+                            .contains(own).isSubsetOf(own, PREVIOUS_TOPIC);
+                }
+                // Each team's steps went to its own topic.
+                for (Map.Entry<String, String> step : Map.of("ledger", ledger.get(0), "shipping", shipping.get(0), "reports", slow,
+                        Topics.DEFAULT_NAMESPACE, plain).entrySet()) {
+                    assertThat(stepReady(Topics.automatedSteps(step.getKey()), step.getValue()).key()).isEqualTo(step.getValue());
                 }
             }
         } finally {

@@ -12,7 +12,7 @@ import java.util.Optional;
  * Published versions never change, so a version read once is kept instead of reading its record for every command.
  * Reads of "latest" still go to the store, where a new version appears.
  *
- * <p>Kept by weight, least recently used out, not by count: a process file may hold 256 KiB, and a workspace that
+ * <p>Kept by weight, not by count, the least used let go first (Caffeine weighs how often and how lately each was read): a process file may hold 256 KiB, and a workspace that
  * registers many large versions and starts each must not fill the heap of the engine every workspace shares. A version
  * weighs its source (two bytes a character, as a Java string holds it; its parsed model grows with it) plus a fixed
  * share for a small model and the entry.

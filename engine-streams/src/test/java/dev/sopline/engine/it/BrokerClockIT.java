@@ -75,15 +75,23 @@ class BrokerClockIT {
         ConfigResource commands = new ConfigResource(ConfigResource.Type.TOPIC, EngineTopics.COMMANDS);
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, dev.sopline.testing.SharedKafka.bootstrapServers()))) {
             EngineTopics.ensure(admin, settings.partitions(), settings.topicPartitions(), settings.replication());
-            // As a release before the broker's stamps created it.
-            admin.incrementalAlterConfigs(Map.of(commands, List.of(new AlterConfigOp(
-                    new ConfigEntry(TopicConfig.MESSAGE_TIMESTAMP_TYPE_CONFIG, "CreateTime"), AlterConfigOp.OpType.SET)))).all().get(30, TimeUnit.SECONDS);
-            await().atMost(Duration.ofSeconds(30)).until(() -> timestampType(admin, commands).equals("CreateTime"));
+            try {
+                // As a release before the broker's stamps created it.
+                stamp(admin, commands, "CreateTime");
+                await().atMost(Duration.ofSeconds(30)).until(() -> timestampType(admin, commands).equals("CreateTime"));
 
-            EngineTopics.ensure(admin, settings.partitions(), settings.topicPartitions(), settings.replication());
+                EngineTopics.ensure(admin, settings.partitions(), settings.topicPartitions(), settings.replication());
 
-            await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(timestampType(admin, commands)).isEqualTo("LogAppendTime"));
+                await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(timestampType(admin, commands)).isEqualTo("LogAppendTime"));
+            } finally {
+                stamp(admin, commands, "LogAppendTime"); // the broker is shared with the other tests of this JVM
+            }
         }
+    }
+
+    private static void stamp(Admin admin, ConfigResource topic, String type) throws Exception {
+        admin.incrementalAlterConfigs(Map.of(topic, List.of(new AlterConfigOp(new ConfigEntry(TopicConfig.MESSAGE_TIMESTAMP_TYPE_CONFIG, type),
+                AlterConfigOp.OpType.SET)))).all().get(30, TimeUnit.SECONDS);
     }
 
     private static String timestampType(Admin admin, ConfigResource topic) throws Exception {

@@ -40,10 +40,12 @@ class CachedDefinitionsTest {
             assertThat(definitions.version("acme", "review", "2." + version)).isPresent();
             assertThat(definitions.weightKept()).isLessThanOrEqualTo(maxWeight);
         }
-        // A 100 KiB source weighs 200 KiB and more: at most five fit, so the first one was let go and is read again.
+        // A 100 KiB source weighs 200 KiB and more: at most five fit, so of the first ten some were let go and are read again.
         assertThat(definitions.weightKept()).isGreaterThan(maxWeight / 2);
-        definitions.version("acme", "review", "2.0");
-        assertThat(reads).containsEntry("2.0", 2);
+        for (int version = 0; version < 10; version++) {
+            definitions.version("acme", "review", "2." + version);
+        }
+        assertThat(reads.values().stream().mapToInt(Integer::intValue).sum()).isGreaterThanOrEqualTo(200 + 5);
     }
 
     private Optional<PublishedVersion> read(String workspace, String process, String version) {

@@ -13,7 +13,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AlterConfigOp;
+import org.apache.kafka.clients.admin.AlterConfigsOptions;
 import org.apache.kafka.clients.admin.ConfigEntry;
+import org.apache.kafka.clients.admin.DescribeConfigsOptions;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.config.TopicConfig;
@@ -56,6 +58,8 @@ public final class EngineTopics {
 
     private static final Logger LOG = LoggerFactory.getLogger(EngineTopics.class);
     private static final String LOG_APPEND_TIME = "LogAppendTime";
+    /** A settings call's own limit, so that none outlives the wait for it and holds up the admin client's close. */
+    private static final int TIMEOUT_MS = 30_000;
 
     private EngineTopics() {}
 
@@ -138,16 +142,19 @@ public final class EngineTopics {
      * that a command log created by an earlier release is made to be stamped by the broker ({@link #stampCommandsOnAppend}).
      */
     public static void ensure(Admin admin, int partitions, int publicPartitions, short replication) {
-        create(admin, partitions, publicPartitions, replication);
-        stampCommandsOnAppend(admin);
+        boolean commandsCreatedNow = create(admin, partitions, publicPartitions, replication).contains(COMMANDS);
+        if (!commandsCreatedNow) {
+            stampCommandsOnAppend(admin);
+        }
     }
 
-    private static void create(Admin admin, int partitions, int publicPartitions, short replication) {
+    /** The names of the topics created now. */
+    private static Set<String> create(Admin admin, int partitions, int publicPartitions, short replication) {
         try {
             Set<String> existing = admin.listTopics().names().get(30, TimeUnit.SECONDS);
             List<NewTopic> missing = all(partitions, publicPartitions, replication).stream().filter(topic -> !existing.contains(topic.name())).toList();
             if (missing.isEmpty()) {
-                return;
+                return Set.of();
             }
             admin.createTopics(missing).values().values().forEach(future -> {
                 try {
@@ -163,6 +170,7 @@ public final class EngineTopics {
             // Created means the controller has them; the clients that start next (Kafka Streams among them, which
             // stops on a source topic it cannot find) ask a broker, whose metadata may still be a moment behind.
             missing.forEach(topic -> partitions(admin, topic.name()));
+            return missing.stream().map(NewTopic::name).collect(java.util.stream.Collectors.toSet());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("Interrupted while creating the engine's topics", e);
@@ -180,14 +188,15 @@ public final class EngineTopics {
     static void stampCommandsOnAppend(Admin admin) {
         ConfigResource commands = new ConfigResource(ConfigResource.Type.TOPIC, COMMANDS);
         try {
-            ConfigEntry stamped = admin.describeConfigs(List.of(commands)).all().get(30, TimeUnit.SECONDS).get(commands)
-                    .get(TopicConfig.MESSAGE_TIMESTAMP_TYPE_CONFIG);
+            ConfigEntry stamped = admin.describeConfigs(List.of(commands), new DescribeConfigsOptions().timeoutMs(TIMEOUT_MS))
+                    .all().get(30, TimeUnit.SECONDS).get(commands).get(TopicConfig.MESSAGE_TIMESTAMP_TYPE_CONFIG);
             if (stamped != null && LOG_APPEND_TIME.equals(stamped.value())) {
                 return;
             }
             AlterConfigOp appendTime = new AlterConfigOp(new ConfigEntry(TopicConfig.MESSAGE_TIMESTAMP_TYPE_CONFIG, LOG_APPEND_TIME),
                     AlterConfigOp.OpType.SET);
-            admin.incrementalAlterConfigs(Map.of(commands, List.of(appendTime))).all().get(30, TimeUnit.SECONDS);
+            admin.incrementalAlterConfigs(Map.of(commands, List.of(appendTime)), new AlterConfigsOptions().timeoutMs(TIMEOUT_MS))
+                    .all().get(30, TimeUnit.SECONDS);
             LOG.info("{} was stamped by its writers ({}); it is now stamped by the broker as it appends ({}={})", COMMANDS,
                     stamped == null ? "unknown" : stamped.value(), TopicConfig.MESSAGE_TIMESTAMP_TYPE_CONFIG, LOG_APPEND_TIME);
         } catch (ExecutionException | TimeoutException e) {
