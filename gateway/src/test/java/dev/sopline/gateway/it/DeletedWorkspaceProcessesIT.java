@@ -11,6 +11,7 @@ import dev.sopline.schemas.command.StartInstance;
 import java.io.OutputStream;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -61,6 +62,18 @@ class DeletedWorkspaceProcessesIT extends GatewayTestBase {
             assertThat(reply.status()).as("%s start: %s", start.origin(), reply.message()).isEqualTo(404);
             assertThat(reply.error()).isEqualTo("not_found");
             assertThat(engine.queries().instance(doomed.name(), start.instanceId())).isEmpty();
+        }
+
+        // A trigger into the deleted workspace is refused before its body is read: the head alone, and the body never
+        // comes; the answer and the closed connection come within the read timeout (2 s here).
+        try (RawHttp http = new RawHttp(port)) {
+            long started = System.nanoTime();
+            RawHttp.Answer answer = http.head("POST /sop/triggers/" + doomed.name() + "/minutely HTTP/1.1", "Content-Type: application/json",
+                    "Content-Length: 1000").answer();
+            http.awaitClose();
+            assertThat(answer.status()).isEqualTo(404);
+            assertThat(answer.body()).contains("\"error\":\"not_found\"", "deleted");
+            assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(2));
         }
     }
 
