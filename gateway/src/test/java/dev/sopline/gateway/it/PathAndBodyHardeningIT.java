@@ -270,12 +270,13 @@ class PathAndBodyHardeningIT extends GatewayTestBase {
 
     @Test
     void shouldKeepTheConnectionOfARequestRefusedWhoseBodyCameWhole() {
-        // A client without a usable token that sent its whole body: the body is read, the answer clean, the connection
-        // kept for the next request.
+        // A client without a usable token that sent its whole body with its head: the body is read, the answer clean,
+        // the connection kept for the next request. (A body still on its way when the token is refused is not waited
+        // for: that connection is closed, as the test above shows.)
         String body = "{\"inputs\":{}}";
         try (RawHttp http = new RawHttp(port)) {
-            RawHttp.Answer refused = http.head("POST /sop/review/start HTTP/1.1", "Content-Type: application/json",
-                    "Content-Length: " + body.length()).send(body).answer();
+            RawHttp.Answer refused = http.whole("POST /sop/review/start HTTP/1.1", body, "Content-Type: application/json",
+                    "Content-Length: " + body.length()).answer();
             assertThat(refused.status()).isEqualTo(401);
             assertThat(refused.head()).doesNotContainIgnoringCase("Connection: close");
 

@@ -32,11 +32,23 @@ final class RawHttp implements AutoCloseable {
 
     /** Sends the request line and headers, each followed by CRLF, then the blank line. */
     RawHttp head(String requestLine, String... headers) {
+        return send(headText(requestLine, headers));
+    }
+
+    /**
+     * Sends the head and the body in one write, so that the body has arrived when the server reads the head. Sent
+     * in two writes, the body may still be on its way when the server decides.
+     */
+    RawHttp whole(String requestLine, String body, String... headers) {
+        return send(headText(requestLine, headers) + body);
+    }
+
+    private static String headText(String requestLine, String... headers) {
         StringBuilder text = new StringBuilder(requestLine).append("\r\nHost: localhost\r\n");
         for (String header : headers) {
             text.append(header).append("\r\n");
         }
-        return send(text.append("\r\n").toString());
+        return text.append("\r\n").toString();
     }
 
     RawHttp send(String text) {
