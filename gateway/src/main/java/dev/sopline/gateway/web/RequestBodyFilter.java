@@ -9,6 +9,7 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.util.Locale;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.security.autoconfigure.web.servlet.SecurityFilterProperties;
 import org.springframework.core.annotation.Order;
 import org.springframework.http.HttpHeaders;
@@ -47,10 +48,16 @@ public class RequestBodyFilter extends OncePerRequestFilter {
     private static final String PROCESS_FILES = "/sop/processes/register";
 
     private final long readTimeoutMillis;
-    private final BufferBudget budget = new BufferBudget(BUFFER_BUDGET_BYTES);
+    private final BufferBudget budget;
 
+    @Autowired
     public RequestBodyFilter(SopProperties properties) {
+        this(properties, BUFFER_BUDGET_BYTES);
+    }
+
+    RequestBodyFilter(SopProperties properties, long budgetBytes) {
         this.readTimeoutMillis = properties.requestReadTimeout().toMillis();
+        this.budget = new BufferBudget(budgetBytes);
     }
 
     /** The second pass, after the body has arrived, is an async dispatch: it hands the body on. */

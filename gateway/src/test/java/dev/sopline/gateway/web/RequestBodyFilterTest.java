@@ -16,8 +16,10 @@ import org.springframework.mock.web.MockHttpServletResponse;
  */
 class RequestBodyFilterTest {
 
-    private final RequestBodyFilter filter = new RequestBodyFilter(
-            new SopProperties(new SopProperties.Kafka("unused"), null, null, null, null, null, null, null, null));
+    private static final SopProperties PROPERTIES =
+            new SopProperties(new SopProperties.Kafka("unused"), null, null, null, null, null, null, null, null);
+
+    private final RequestBodyFilter filter = new RequestBodyFilter(PROPERTIES);
 
     @Test
     void shouldHandABodyThatHasArrivedToTheHandlerWithoutGoingAsync() throws Exception {
@@ -33,5 +35,52 @@ class RequestBodyFilterTest {
         assertThat(handed.get()).isNotNull();
         assertThat(new String(handed.get().getInputStream().readAllBytes(), StandardCharsets.UTF_8))
                 .isEqualTo("{\"input\":{\"amount\":12}}");
+    }
+
+    @Test
+    void shouldTurnABodyAwayUnreadWhenTheBodiesBeingReadHoldTheWholeBudget() throws Exception {
+        // 100 bytes of budget, and a request that declares 1,000 of which 10 have come: it would pass the budget, so it
+        // is answered 503 at once, none of its body waited for, and the connection closed so that the rest is not read.
+        RequestBodyFilter full = new RequestBodyFilter(PROPERTIES, 100);
+        MockHttpServletRequest request = declaring(1000, "{\"input\":");
+        MockHttpServletResponse response = new MockHttpServletResponse();
+        AtomicReference<ServletRequest> handed = new AtomicReference<>();
+
+        full.doFilter(request, response, (req, res) -> handed.set(req));
+
+        assertThat(response.getStatus()).isEqualTo(503);
+        assertThat(response.getHeader("Retry-After")).isEqualTo("1");
+        assertThat(response.getHeader("Connection")).isEqualTo("close");
+        assertThat(response.getContentAsString()).contains("\"error\":\"unavailable\"");
+        assertThat(request.isAsyncStarted()).as("answered and completed outside the request's dispatch").isFalse();
+        assertThat(handed.get()).as("no handler ran").isNull();
+        assertThat(full.bufferedBytes()).as("nothing held for it").isZero();
+    }
+
+    @Test
+    void shouldTakeBodiesAgainOnceTheBodiesBeingReadAreDone() throws Exception {
+        RequestBodyFilter budgeted = new RequestBodyFilter(PROPERTIES, 100);
+        String body = "{\"input\":{\"amount\":12}}";
+        for (int i = 0; i < 10; i++) {
+            AtomicReference<ServletRequest> handed = new AtomicReference<>();
+            MockHttpServletResponse response = new MockHttpServletResponse();
+            budgeted.doFilter(declaring(body.length(), body), response, (req, res) -> handed.set(req));
+            assertThat(handed.get()).as("request %d", i).isNotNull();
+        }
+        assertThat(budgeted.bufferedBytes()).as("each body's bytes given back when its handler is done").isZero();
+    }
+
+    /** A JSON request that declares {@code declared} bytes, of which {@code arrived} have come. */
+    private static MockHttpServletRequest declaring(long declared, String arrived) {
+        MockHttpServletRequest request = new MockHttpServletRequest("POST", "/sop/review/start") {
+            @Override
+            public long getContentLengthLong() {
+                return declared;
+            }
+        };
+        request.setAsyncSupported(true);
+        request.setContentType("application/json");
+        request.setContent(arrived.getBytes(StandardCharsets.UTF_8));
+        return request;
     }
 }
