@@ -13,15 +13,17 @@ import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -91,13 +93,19 @@ final class HttpStepWorker implements Runnable {
     private final String token;
     private final Map<String, StepHandler> handlers;
     private final int concurrency;
-    private final Duration closeTimeout;
     private final Duration requestTimeout;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private final ExecutorService pool;
     private final AtomicBoolean running = new AtomicBoolean(true);
     private final CountDownLatch stopped = new CountDownLatch(1);
     private final RecentKeys setAside = new RecentKeys(MAX_SET_ASIDE);
+    /** The attempts whose handlers run now, by attempt key. Owned by the poll thread. */
+    private final Set<String> inFlight = new HashSet<>();
+    /** Handlers that have returned, for the poll thread to free their slots; {@link #WAKE} on a stop. */
+    private final BlockingQueue<Returned> returned = new LinkedBlockingQueue<>();
+    private volatile Duration stopTimeout;
+    /** Set once a stop has waited its timeout out: a handler returning after that submits nothing. */
+    private volatile boolean cuttingShort;
 
     HttpStepWorker(String baseUrl, String token, Map<String, StepHandler> handlers, int concurrency, Duration closeTimeout) {
         this(baseUrl, token, handlers, concurrency, closeTimeout, REQUEST_TIMEOUT);
@@ -109,7 +117,7 @@ final class HttpStepWorker implements Runnable {
         this.token = token;
         this.handlers = Map.copyOf(handlers);
         this.concurrency = Math.max(1, concurrency);
-        this.closeTimeout = closeTimeout;
+        this.stopTimeout = closeTimeout;
         this.requestTimeout = requestTimeout;
         this.pool = Executors.newFixedThreadPool(this.concurrency, runnable -> {
             Thread thread = new Thread(runnable, "sop-http-step");
@@ -118,6 +126,12 @@ final class HttpStepWorker implements Runnable {
         });
     }
 
+    /**
+     * Polls while slots are free and hands each step to a handler thread, without waiting for the handlers already
+     * running: a slow or hung handler holds its own slot only, and the steps of every other run go on being taken.
+     * A step stays in the feed until its result is taken, so the attempts running here are skipped when the feed
+     * hands them out again.
+     */
     @Override
     public void run() {
         Backoff backoff = new Backoff(FIRST_BACKOFF, MAX_BACKOFF);
@@ -125,21 +139,26 @@ final class HttpStepWorker implements Runnable {
         boolean refusedReported = false;
         while (running.get()) {
             try {
+                settleReturned();
                 if (!roleChecked) {
                     checkRole();
                     roleChecked = true;
                 }
+                int free = concurrency - inFlight.size();
                 int started = 0;
                 for (String run : handlers.keySet()) {
-                    started += pollOnce(run);
+                    if (started < free) {
+                        started += pollOnce(run, free - started);
+                    }
                 }
                 backoff.reset();
                 if (refusedReported) {
                     LOG.info("The gateway {} accepts this worker's token again; taking steps", baseUrl);
                     refusedReported = false;
                 }
-                if (started == 0) {
-                    pause(IDLE);
+                if (started < free || started == 0) {
+                    // The feed had no more to run, or every slot is taken: until a handler returns, or a while.
+                    awaitReturned(IDLE);
                 }
             } catch (Refused e) {
                 if (!refusedReported) {
@@ -156,20 +175,72 @@ final class HttpStepWorker implements Runnable {
                 pause(wait);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                return;
+                break;
             }
         }
+        finishRunningSteps();
+    }
+
+    /**
+     * Running handlers get the stop's timeout to return and report; then they are interrupted, and whatever they
+     * return is not submitted: the step stays in the feed, for whoever polls next.
+     */
+    private void finishRunningSteps() {
         pool.shutdown();
         try {
-            pool.awaitTermination(closeTimeout.toMillis(), TimeUnit.MILLISECONDS);
+            if (!pool.awaitTermination(stopTimeout.toMillis(), TimeUnit.MILLISECONDS)) {
+                cuttingShort = true;
+                pool.shutdownNow();
+                LOG.warn("Worker stopped with {} step(s) still running past its close timeout of {} ms; they are interrupted, "
+                        + "report nothing, and are run again by whoever takes them next", inFlightAtStop(), stopTimeout.toMillis());
+            }
         } catch (InterruptedException e) {
+            cuttingShort = true;
+            pool.shutdownNow();
             Thread.currentThread().interrupt();
         }
     }
 
+    private int inFlightAtStop() {
+        returned.forEach(done -> inFlight.remove(done.attempt()));
+        return inFlight.size();
+    }
+
     void stop(Duration timeout) {
+        stopTimeout = timeout;
         running.set(false);
         stopped.countDown();
+        returned.add(WAKE);
+    }
+
+    /** Frees the slots of the handlers that returned; a refused token or role, seen by any of them, is thrown on. */
+    private void settleReturned() {
+        Refused refused = null;
+        Returned done;
+        while ((done = returned.poll()) != null) {
+            if (done == WAKE) {
+                continue;
+            }
+            inFlight.remove(done.attempt());
+            if (done.failure() instanceof Refused refusal) {
+                refused = refusal;
+            } else if (done.failure() != null && running.get()) {
+                LOG.error("Step {} failed in this worker: {}; it is left to others for {} min", done.attempt(),
+                        describe(done.failure()), SET_ASIDE.toMinutes(), done.failure());
+                setAside.add(done.attempt(), Instant.now(), SET_ASIDE);
+            }
+        }
+        if (refused != null) {
+            throw refused;
+        }
+    }
+
+    /** Waits until a handler returns (or the worker stops), at most {@code timeout}; the returned stay queued. */
+    private void awaitReturned(Duration timeout) throws InterruptedException {
+        Returned done = returned.poll(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        if (done != null) {
+            returned.add(done);
+        }
     }
 
     /** Reads the token's own role; a gateway without {@code GET /sop/token} leaves the judgment to its submit answers. */
@@ -185,16 +256,18 @@ final class HttpStepWorker implements Runnable {
     }
 
     /**
-     * Runs the steps of the feed's first pages, up to {@code concurrency} of them; returns how many it started (none:
-     * the worker may rest). Steps set aside come first in the oldest-first feed, and a page ends at a mebibyte of data
-     * whatever its limit, so the worker follows the feed's next links, a few pages at most, to reach the newer steps.
+     * Hands the steps of the feed's first pages to handlers, up to {@code slots} of them; returns how many it started.
+     * Steps set aside and steps running here come first in the oldest-first feed, and a page ends at a mebibyte of data
+     * whatever its limit, so the worker asks for as many more and follows the feed's next links, a few pages at most,
+     * to reach the newer steps. A step is noted as running here as soon as it is handed out, so a page that fails
+     * after it (a 503, a dropped connection) does not hand it out twice.
      */
-    private int pollOnce(String run) throws IOException, InterruptedException {
+    private int pollOnce(String run, int slots) throws IOException, InterruptedException {
         Instant now = Instant.now();
-        int limit = Math.min(MAX_PAGE, concurrency + setAside.size(now));
+        int limit = Math.min(MAX_PAGE, slots + inFlight.size() + setAside.size(now));
         URI page = URI.create(baseUrl + "/sop/steps/pending?type=automated&limit=" + limit + "&run=" + URLEncoder.encode(run, StandardCharsets.UTF_8));
-        Map<Future<?>, String> started = new LinkedHashMap<>();
-        for (int pages = 0; page != null && pages < MAX_PAGES_PER_POLL && started.size() < concurrency; pages++) {
+        int started = 0;
+        for (int pages = 0; page != null && pages < MAX_PAGES_PER_POLL && started < slots; pages++) {
             HttpResponse<String> response = send(HttpRequest.newBuilder(page).GET());
             if (response.statusCode() != 200) {
                 // An error answer is an object, not a page of steps.
@@ -207,30 +280,29 @@ final class HttpStepWorker implements Runnable {
             }
             for (JsonNode step : steps) {
                 String attempt = attemptKey(step);
-                if (started.size() < concurrency && !setAside.contains(attempt, now)) {
-                    started.put(pool.submit(() -> resolve(step, handlers.get(run))), attempt);
+                if (started < slots && !inFlight.contains(attempt) && !setAside.contains(attempt, now)) {
+                    inFlight.add(attempt);
+                    pool.execute(() -> runAndReport(step, handlers.get(run), attempt));
+                    started++;
                 }
             }
             page = nextPage(response);
         }
-        Refused refused = null;
-        for (Map.Entry<Future<?>, String> handler : started.entrySet()) {
-            try {
-                handler.getKey().get();
-            } catch (ExecutionException e) {
-                if (e.getCause() instanceof Refused refusal) {
-                    refused = refusal;
-                } else if (running.get()) {
-                    LOG.error("Step {} failed in this worker: {}; it is left to others for {} min", handler.getValue(),
-                            describe(e.getCause()), SET_ASIDE.toMinutes(), e.getCause());
-                    setAside.add(handler.getValue(), Instant.now(), SET_ASIDE);
-                }
-            }
+        return started;
+    }
+
+    /** On a handler thread: runs the step, submits its result, and hands its slot back to the poll thread. */
+    private void runAndReport(JsonNode step, StepHandler handler, String attempt) {
+        Throwable failure = null;
+        try {
+            resolve(step, handler);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (IOException | RuntimeException e) {
+            failure = e;
+        } finally {
+            returned.add(new Returned(attempt, failure));
         }
-        if (refused != null) {
-            throw refused;
-        }
-        return started.size();
     }
 
     /** The next page of the feed, from the answer's {@code Link: <url>; rel="next"}, on this worker's own base URL. */
@@ -250,6 +322,9 @@ final class HttpStepWorker implements Runnable {
                 step.path("version").asString(), step.path("step_id").asString(), step.path("run").asString(), step.path("attempt").asInt(),
                 Json.mapper().convertValue(step.path("inputs"), LinkedHashMap.class), this::sendHeartbeat);
         StepOutcome outcome = StepOutcome.run(handler, context);
+        if (cuttingShort) {
+            return null; // interrupted by the worker's stop: its outcome says nothing about the step, which runs again elsewhere
+        }
         Map<String, Object> body = new LinkedHashMap<>();
         // Named, so that a result of an attempt the engine has moved on from (timed out, then retried) is refused, not
         // taken as the next attempt's.
@@ -446,6 +521,11 @@ final class HttpStepWorker implements Runnable {
             super(message, null, false, false);
         }
     }
+
+    /** A handler that has returned: the attempt it ran, and what kept its result from being taken, if anything. */
+    private record Returned(String attempt, Throwable failure) {}
+
+    private static final Returned WAKE = new Returned("", null);
 
     /** The gateway asked to wait ({@code Retry-After}). */
     private static final class RetryLater extends RuntimeException {

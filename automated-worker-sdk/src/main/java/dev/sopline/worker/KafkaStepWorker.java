@@ -81,6 +81,8 @@ final class KafkaStepWorker implements Runnable {
     private static final Duration IN_FLIGHT_REFRESH = Duration.ofSeconds(5);
     /** How long a partition taken away waits for its running steps before handing them to its next owner. */
     private static final Duration REVOKE_WAIT = Duration.ofSeconds(2);
+    /** How long a stop past its deadline still waits for results on their way to the broker. */
+    private static final Duration SENDING_WAIT = Duration.ofSeconds(2);
     /** Between sends of a result the broker did not take: doubling from the first, jittered, up to the longest. */
     private static final Duration FIRST_RESEND = Duration.ofMillis(100);
     private static final Duration LONGEST_RESEND = Duration.ofSeconds(5);
@@ -102,6 +104,12 @@ final class KafkaStepWorker implements Runnable {
     private final RecentKeys reportedRuns = new RecentKeys(MAX_REPORTED_RUNS);
     private final String bootstrapServers;
     private volatile long stopDeadlineNanos = Long.MAX_VALUE;
+    /**
+     * Set once the worker cuts its running steps short (the stop's deadline passed, or the worker ends): a handler
+     * returning after that has its result dropped, and its step is run again by the group. Until then, a graceful stop
+     * still sends the results of the handlers that return.
+     */
+    private volatile boolean cuttingShort;
 
     /** Steps whose handler returned, for the poll thread to settle. */
     private final BlockingQueue<RunningStep> finished = new LinkedBlockingQueue<>();
@@ -212,6 +220,7 @@ final class KafkaStepWorker implements Runnable {
             // Before the handlers are interrupted: a step cut short by the worker's end stays uncommitted (see settle),
             // also when the thread ends on an error, and goes to the group's other members when the consumer closes.
             running.set(false);
+            cuttingShort = true;
             pool.shutdownNow();
             // Leaving the group is a courtesy: right after a broker restart it waits on a rebalancing group, and a
             // stop must not. A step not committed is handed out again, and the engine takes one result per attempt.
@@ -366,13 +375,17 @@ final class KafkaStepWorker implements Runnable {
             // the worker sends comes after one or the other; a flag the handler left set (re-set after catching an
             // InterruptedException of its own) is cleared, or the result would be dropped and its step committed.
             Thread.interrupted();
-            boolean cutShort = step.isSettled() || !running.get();
+            // Noted before the worker's flag is read, as the stop notes its flag before it reads this one: either the
+            // stop waits for this send, or this handler sees the stop and sends nothing.
+            step.sending(true);
+            boolean cutShort = step.isSettled() || cuttingShort;
             step.published(!cutShort && (result == null || publish(step, result)));
         } catch (RuntimeException | Error e) {
             StepReady ready = step.ready();
             LOG.error("Worker {} could not report step {} of instance {}, attempt {}", workerId, ready.stepId(), ready.instanceId(),
                     ready.attempt(), e);
         } finally {
+            step.sending(false);
             finished.add(step);
         }
     }
@@ -431,7 +444,7 @@ final class KafkaStepWorker implements Runnable {
         }
         if (step.published()) {
             partitionProgress.done(step.offset(), true);
-        } else if (running.get()) {
+        } else if (!cuttingShort) {
             // Its result was sent until the attempt's deadline passed (the engine has timed the attempt out meanwhile),
             // or could not be reported at all (logged then). Never run again here: that would repeat the handler's
             // side effects, at once and without end when the cause stays.
@@ -440,7 +453,7 @@ final class KafkaStepWorker implements Runnable {
                 warnGivenUp(step, "before the broker took its result");
             }
         }
-        // Not published during a stop: stays outstanding, uncommitted, and is handed out again.
+        // Cut short by the worker's stop or end: stays outstanding, uncommitted, and is handed out again.
     }
 
     /** The watchdog: steps past their deadline no longer hold a slot, nor the partition's commits. */
@@ -548,8 +561,13 @@ final class KafkaStepWorker implements Runnable {
                 awaitFinished(POLL);
                 poll(Duration.ZERO);
             }
-            // Those that returned meanwhile are done; the rest are cut short: interrupted, they report nothing and stay
-            // uncommitted.
+            // The rest are cut short: interrupted, they report nothing and stay uncommitted. A handler already sending
+            // its result finishes sending it first, so that a result the broker took is committed, not run again.
+            cuttingShort = true;
+            long sendingUntil = System.nanoTime() + SENDING_WAIT.toNanos();
+            while (active.stream().anyMatch(RunningStep::sending) && System.nanoTime() < sendingUntil) {
+                awaitFinished(POLL);
+            }
             settleFinished();
             active.forEach(step -> {
                 step.settle();

@@ -31,6 +31,7 @@ final class RunningStep {
     private volatile Instant giveUpAt;
     private volatile Future<?> handler;
     private volatile boolean published;
+    private volatile boolean sending;
 
     RunningStep(TopicPartition partition, long offset, StepReady ready) {
         this.partition = partition;
@@ -111,6 +112,16 @@ final class RunningStep {
 
     void published(boolean published) {
         this.published = published;
+    }
+
+    /** Notes that its handler has returned and its result is being sent, or no longer is. */
+    void sending(boolean sending) {
+        this.sending = sending;
+    }
+
+    /** Whether its handler has returned and the result is on its way to the broker. */
+    boolean sending() {
+        return sending;
     }
 
     /** Whether its result reached the broker; false leaves the step to be run again. */

@@ -15,6 +15,8 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
@@ -331,6 +333,123 @@ class HttpStepWorkerTest {
         }
 
         assertThat(requests).contains("GET /sop/steps/pending?type=automated&run=billing.pay&cursor=c1");
+    }
+
+    @Test
+    void shouldTakeNewStepsWhileOneHandlerIsStillRunning() throws IOException {
+        // The first step's handler hangs; a second step reaches the feed after it started.
+        Set<String> submitted = ConcurrentHashMap.newKeySet();
+        CountDownLatch firstStarted = new CountDownLatch(1);
+        startGateway(path -> switch (path) {
+            case "/sop/token" -> WORKER_TOKEN;
+            case "/sop/steps/pending" -> json(200, pendingOf(firstStarted.getCount() == 0 ? List.of("inst-1", "inst-2") : List.of("inst-1"), submitted));
+            default -> {
+                submitted.add(path.split("/")[3]);
+                yield json(200, DONE);
+            }
+        });
+        Map<String, AtomicInteger> runs = new ConcurrentHashMap<>();
+
+        try (SopWorker worker = SopWorker.builder().http("http://localhost:" + gateway.getAddress().getPort(), "a-token")
+                .handle("billing.pay", step -> {
+                    runs.computeIfAbsent(step.instanceId(), ignored -> new AtomicInteger()).incrementAndGet();
+                    if (step.instanceId().equals("inst-1")) {
+                        firstStarted.countDown();
+                        stalled.await();
+                    }
+                    return Map.of("receipt", "r-1");
+                })
+                .closeTimeout(Duration.ofMillis(500))
+                .start()) {
+            await().atMost(Duration.ofSeconds(10)).until(() -> submitted.contains("inst-2"));
+            // The feed goes on listing the hung step: it is not run a second time here meanwhile.
+            await().during(Duration.ofMillis(1_500)).atMost(Duration.ofSeconds(3)).until(() -> runs.get("inst-1").get() == 1);
+        }
+
+        assertThat(runs.get("inst-2")).hasValue(1);
+        assertThat(submitted).as("the hung step, cut short by the close, submits nothing").doesNotContain("inst-1");
+    }
+
+    @Test
+    void shouldNotRunAStepAgainWhenTheFeedsNextPageFailsAfterIt() throws IOException {
+        // Page one holds the step and links to a page two, which answers 503 the first time.
+        AtomicInteger pageTwos = new AtomicInteger();
+        AtomicInteger pageOnes = new AtomicInteger();
+        Set<String> submitted = ConcurrentHashMap.newKeySet();
+        gateway = HttpServer.create(new InetSocketAddress("localhost", 0), 0);
+        gateway.createContext("/", exchange -> {
+            String path = exchange.getRequestURI().getPath();
+            String query = exchange.getRequestURI().getRawQuery();
+            exchange.getRequestBody().readAllBytes();
+            int status = 200;
+            String body;
+            if (path.equals("/sop/token")) {
+                body = "{\"id\":\"tok-1\",\"name\":\"w\",\"role\":\"worker\",\"workspace\":\"default\"}";
+            } else if (path.equals("/sop/steps/pending") && !query.contains("cursor=")) {
+                pageOnes.incrementAndGet();
+                exchange.getResponseHeaders().set("Link", "</sop/steps/pending?type=automated&run=billing.pay&cursor=c1>; rel=\"next\"");
+                body = submitted.isEmpty() ? ONE_STEP : "[]";
+            } else if (path.equals("/sop/steps/pending")) {
+                status = pageTwos.incrementAndGet() == 1 ? 503 : 200;
+                body = status == 503 ? "{\"error\":\"unavailable\",\"message\":\"busy\"}" : "[]";
+                exchange.getResponseHeaders().set("Retry-After", "1");
+            } else {
+                submitted.add(path);
+                body = DONE;
+            }
+            byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().set("Content-Type", "application/json");
+            exchange.sendResponseHeaders(status, bytes.length);
+            exchange.getResponseBody().write(bytes);
+            exchange.close();
+        });
+        gateway.setExecutor(Executors.newCachedThreadPool());
+        gateway.start();
+        AtomicInteger handled = new AtomicInteger();
+
+        try (SopWorker worker = SopWorker.builder().http("http://localhost:" + gateway.getAddress().getPort(), "a-token")
+                .handle("billing.pay", step -> {
+                    handled.incrementAndGet();
+                    // Still running when the worker reads page one again after the 503's wait.
+                    await().atMost(Duration.ofSeconds(5)).until(() -> pageOnes.get() >= 2);
+                    return Map.of("receipt", "r-1");
+                })
+                .closeTimeout(Duration.ofSeconds(1))
+                .start()) {
+            await().atMost(Duration.ofSeconds(10)).until(() -> !submitted.isEmpty());
+            await().during(Duration.ofMillis(700)).atMost(Duration.ofSeconds(2)).until(() -> handled.get() == 1);
+        }
+
+        assertThat(handled).as("the step handed out before page two failed ran once").hasValue(1);
+    }
+
+    @Test
+    void shouldStopWithinItsCloseTimeoutWhileAHandlerHangs() throws IOException {
+        startGateway(Map.of("/sop/token", WORKER_TOKEN, "/sop/steps/pending", json(200, ONE_STEP)));
+        CountDownLatch started = new CountDownLatch(1);
+        SopWorker worker = SopWorker.builder().http("http://localhost:" + gateway.getAddress().getPort(), "a-token")
+                .handle("billing.pay", step -> {
+                    started.countDown();
+                    stalled.await();
+                    return Map.of("receipt", "r-1");
+                })
+                .closeTimeout(Duration.ofMillis(500))
+                .start();
+        await().atMost(Duration.ofSeconds(5)).until(() -> started.getCount() == 0);
+
+        long closing = System.nanoTime();
+        worker.close();
+
+        assertThat(worker.isRunning()).isFalse();
+        assertThat(Duration.ofNanos(System.nanoTime() - closing)).isLessThan(Duration.ofSeconds(5));
+        assertThat(submits).as("the step cut short reports nothing: it stays in the feed for others").isEmpty();
+    }
+
+    /** A page of the feed with a step for each instance not submitted yet. */
+    private static String pendingOf(List<String> instances, Set<String> submitted) {
+        return instances.stream().filter(id -> !submitted.contains(id))
+                .map(id -> "{\"instance_id\":\"%s\",\"process\":\"billing\",\"version\":\"1.0\",\"step_id\":\"pay\",\"run\":\"billing.pay\",\"attempt\":1,\"inputs\":{}}".formatted(id))
+                .collect(java.util.stream.Collectors.joining(",", "[", "]"));
     }
 
     private SopWorker httpWorker(AtomicInteger handled) {

@@ -127,6 +127,44 @@ class KafkaWorkerIT {
     }
 
     @Test
+    void shouldReportAStepThatFinishesWhileTheWorkerIsClosing() throws Exception {
+        platform.register(Platform.oneStepProcess("closing-step", "it.closing"));
+        CountDownLatch started = new CountDownLatch(1);
+        AtomicInteger calls = new AtomicInteger();
+        SopWorker first = SopWorker.builder().kafka(SharedKafka.bootstrapServers()).group("closing-group").workerId("closing-first")
+                .handle("it.closing", step -> {
+                    calls.incrementAndGet();
+                    started.countDown();
+                    Thread.sleep(1_000);
+                    return Map.of("result", "first");
+                })
+                .start();
+        String id = platform.start("closing-step", Map.of("n", 1));
+        assertThat(started.await(30, TimeUnit.SECONDS)).as("first worker took the step").isTrue();
+
+        // Closed while its handler runs: the handler returns within the close timeout, so its result is sent.
+        first.close(Duration.ofSeconds(30));
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
+                assertThat(platform.instance("closing-step", id).path("state").asString()).isEqualTo("completed"));
+        assertThat(platform.instance("closing-step", id).path("steps").get(0).path("outputs").path("result").asString())
+                .isEqualTo("first");
+
+        // And committed: the group's next member runs only the step started after it.
+        try (SopWorker second = SopWorker.builder().kafka(SharedKafka.bootstrapServers()).group("closing-group").workerId("closing-second")
+                .handle("it.closing", step -> {
+                    calls.incrementAndGet();
+                    return Map.of("result", "second");
+                })
+                .start()) {
+            assertThat(second.awaitConnected(Duration.ofSeconds(30))).isTrue();
+            String next = platform.start("closing-step", Map.of("n", 2));
+            await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
+                    assertThat(platform.instance("closing-step", next).path("state").asString()).isEqualTo("completed"));
+        }
+        assertThat(calls.get()).as("handler calls: the step finished during the close is not run again").isEqualTo(2);
+    }
+
+    @Test
     void shouldCompleteAfterRetriesWhenHandlerFailsTwice() {
         platform.register(Platform.oneStepProcess("flaky", "it.flaky"));
         AtomicInteger attempts = new AtomicInteger();

@@ -51,6 +51,11 @@ public final class HistoryEntries {
         boolean wholeInstance = command instanceof CancelInstance || command instanceof RetryInstance || command instanceof FireTimer;
         Optional<JudgmentDecision> escalation = escalation(command).filter(ignored -> actedOnStep.flatMap(after::step)
                 .filter(step -> step.isActive() && step.escalated()).isPresent());
+        // The proposal goes on the instance's running -> waiting entry (CONTRACT section 11), once: on the step's entry
+        // too, an agent's proposal near the instance's budget made a history record past the broker's limit. Only when
+        // the instance was waiting already does the step's entry carry it.
+        boolean proposalOnInstanceEntry = escalation.isPresent() && decision.events().stream()
+                .anyMatch(event -> event instanceof InstanceStateChanged changed && changed.to() == InstanceState.WAITING);
         List<HistoryEntry> entries = new ArrayList<>();
         for (Object event : decision.events()) {
             if (event instanceof InstanceStateChanged changed) {
@@ -66,7 +71,7 @@ public final class HistoryEntries {
                 String stepId = changed.step().id();
                 boolean direct = wholeInstance || actedOnStep.filter(stepId::equals).isPresent();
                 entries.add(new HistoryEntry(0, now, HistoryEntry.STEP, stepId, changed.from().wireName(), changed.to().wireName(),
-                        changed.step().attempt(), direct ? sender : Actor.BY_ENGINE, stepDetail(changed, after, escalation)));
+                        changed.step().attempt(), direct ? sender : Actor.BY_ENGINE, stepDetail(changed, after, !proposalOnInstanceEntry)));
             }
         }
         entries.addAll(newAttempts(before, after, now));
@@ -93,7 +98,7 @@ public final class HistoryEntries {
         return entries;
     }
 
-    private static Map<String, Object> stepDetail(StepStateChanged changed, Instance after, Optional<JudgmentDecision> escalation) {
+    private static Map<String, Object> stepDetail(StepStateChanged changed, Instance after, boolean withProposal) {
         Map<String, Object> detail = new LinkedHashMap<>();
         // A step cancelled while its failed attempt waited for the backoff keeps that attempt's error, which no new
         // attempt's entry will carry now.
@@ -105,7 +110,9 @@ public final class HistoryEntries {
         }
         if (changed.from() == changed.to() && Boolean.TRUE.equals(changed.step().escalated())) {
             detail.put("escalated", true);
-            after.step(changed.step().id()).map(StepRun::proposal).ifPresent(proposal -> detail.put("proposal", proposal));
+            if (withProposal) {
+                after.step(changed.step().id()).map(StepRun::proposal).ifPresent(proposal -> detail.put("proposal", proposal));
+            }
         }
         return detail.isEmpty() ? null : detail;
     }

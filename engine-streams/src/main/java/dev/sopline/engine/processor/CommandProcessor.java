@@ -205,10 +205,14 @@ public final class CommandProcessor implements Processor<String, Command, String
     }
 
     private void dispatch(Command command, Instant now) {
+        // Punctuation finds what is due by this host's clock, and the broker stamps the command by its own: a broker
+        // whose clock runs behind would have the command decided before the time it was due, the timer put back
+        // unchanged and fired again at every punctuation until the clocks met. Decided no earlier than it was due
+        // (both times are in the command), it does what it was due to do, once.
         if (command instanceof FireTimer fire) {
-            fireTimer(fire, now);
+            fireTimer(fire, notBefore(now, fire.dueAt()));
         } else if (command instanceof ExpireInstance expire) {
-            expireInstance(expire, now);
+            expireInstance(expire, notBefore(now, expire.expiresAt()));
         } else if (command instanceof ReleaseStart release) {
             if (!letGo(release)) {
                 return;
@@ -221,6 +225,10 @@ public final class CommandProcessor implements Processor<String, Command, String
         } else {
             handle(command, now, now);
         }
+    }
+
+    private static Instant notBefore(Instant now, Instant due) {
+        return due != null && now.isBefore(due) ? due : now;
     }
 
     /** Decides a command now, unless it is a start that must first wait for its process version to arrive. */

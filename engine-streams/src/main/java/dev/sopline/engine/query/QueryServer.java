@@ -20,6 +20,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -67,10 +68,19 @@ public final class QueryServer implements AutoCloseable {
     }
 
     public static QueryServer start(int port, EngineQueries local, EngineReader routed, EngineQueryKey key) throws IOException {
+        return start(port, local, routed, key, () -> true);
+    }
+
+    /**
+     * @param progressing whether the engine beside the stores makes progress ({@code Engine#isHealthy}): its stream
+     *     threads are not dying again and again on one record, and its result relay runs
+     */
+    public static QueryServer start(int port, EngineQueries local, EngineReader routed, EngineQueryKey key, BooleanSupplier progressing)
+            throws IOException {
         HttpServer server = HttpServer.create(new InetSocketAddress(port), 0);
         server.createContext("/internal/", exchange -> answer(exchange, key, local, name -> readLocal(local, name, parameters(exchange))));
         server.createContext(ROUTED, exchange -> answer(exchange, key, local, name -> readRouted(local, routed, name, parameters(exchange))));
-        server.createContext(HEALTH, exchange -> health(exchange, local));
+        server.createContext(HEALTH, exchange -> health(exchange, local, progressing));
         ExecutorService handlers = Executors.newFixedThreadPool(4);
         server.setExecutor(handlers);
         server.start();
@@ -104,11 +114,18 @@ public final class QueryServer implements AutoCloseable {
         return QueryParameters.decode(exchange.getRequestURI().getRawQuery());
     }
 
-    /** Whether this replica can serve, for orchestrators: nothing of any workspace, so no key. */
-    private static void health(HttpExchange exchange, EngineQueries local) throws IOException {
+    /**
+     * Whether this replica can serve and makes progress, for orchestrators: nothing of any workspace, so no key. Its
+     * stores may still answer reads while its stream threads die on the same record again and again, or its result
+     * relay is down; the replica is DOWN then, as the standalone's health is.
+     */
+    private static void health(HttpExchange exchange, EngineQueries local, BooleanSupplier progressing) throws IOException {
         try (exchange) {
-            if (local.serving().canServe()) {
+            boolean serving = local.serving().canServe();
+            if (serving && progressing.getAsBoolean()) {
                 send(exchange, 200, Map.of("status", "UP"));
+            } else if (serving) {
+                send(exchange, 503, Map.of("status", "DOWN", "reason", "not_progressing"));
             } else {
                 exchange.getResponseHeaders().set("Retry-After", RETRY_AFTER_SECONDS);
                 send(exchange, 503, Map.of("status", "DOWN"));

@@ -20,6 +20,7 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.streams.CloseOptions;
@@ -116,9 +117,12 @@ public final class Engine implements EmbeddedEngine {
         metrics.bind(streams, queries, settings.bootstrapServers());
         EngineReader reader = new RoutingEngineReader(streams, settings.advertisedHost().orElse(null), queries, commandPartitions, queryKey);
         QueryServer server = null;
+        // The server's health asks the engine, which exists once the relay has started too.
+        AtomicReference<Engine> started = new AtomicReference<>();
         if (settings.advertisedHost().isPresent()) {
             try {
-                server = QueryServer.start(settings.advertisedHost().get().port(), queries, reader, queryKey);
+                server = QueryServer.start(settings.advertisedHost().get().port(), queries, reader, queryKey,
+                        () -> started.get() != null && started.get().isHealthy());
             } catch (IOException e) {
                 throw new IllegalStateException("Expected to serve queries on " + settings.advertisedEndpoint() + ", but " + e.getMessage(), e);
             }
@@ -127,7 +131,9 @@ public final class Engine implements EmbeddedEngine {
         ResultRelay relay = ResultRelay.start(settings, threadFailures);
         LOG.info("Engine started: application {} on {}, commit interval {} ms, state in {}", settings.applicationId(),
                 settings.bootstrapServers(), settings.commitInterval().toMillis(), settings.stateDir());
-        return new Engine(settings, streams, relay, queries, reader, server, threadFailures, metrics, soleDecider, commandLog, queryKey);
+        Engine engine = new Engine(settings, streams, relay, queries, reader, server, threadFailures, metrics, soleDecider, commandLog, queryKey);
+        started.set(engine);
+        return engine;
     }
 
     @Override

@@ -1,5 +1,6 @@
 package dev.sopline.engine.state;
 
+import dev.sopline.engine.api.serde.RecordSerde;
 import dev.sopline.schemas.command.InstanceKeys;
 import dev.sopline.schemas.instance.HistoryEntry;
 import java.util.ArrayList;
@@ -65,8 +66,47 @@ public final class HistoryStore {
         for (HistoryEntry entry : entries) {
             numbered.add(entry.numbered(++seq));
         }
-        store.put(prefix + padded(seq), new HistoryRecord(numbered));
+        store.put(prefix + padded(seq), withinOneRecord(numbered));
         lastSeqs.put(prefix, seq);
+    }
+
+    /**
+     * The decision's entries as one record the broker takes. Their details copy data the instance's budget counts once
+     * (an agent's proposal, an error's message), so a decision near the budget could make a history record past the
+     * broker's limit, refused at every replay of the command, and the partition would stop there. Past the limit the
+     * details give way: first the proposals, then every detail, each replaced by a note saying so; the entries
+     * themselves (what changed, when, by whom) always stay.
+     */
+    static HistoryRecord withinOneRecord(List<HistoryEntry> entries) {
+        HistoryRecord record = new HistoryRecord(entries);
+        if (RecordSerde.encodedSize(record) <= RecordSerde.MAX_RECORD_BYTES) {
+            return record;
+        }
+        RecordSerde.forgetMeasured();
+        HistoryRecord withoutProposals = new HistoryRecord(entries.stream().map(entry -> withDetail(entry, detailWithout(entry.detail(), "proposal"))).toList());
+        if (RecordSerde.encodedSize(withoutProposals) <= RecordSerde.MAX_RECORD_BYTES) {
+            return withoutProposals;
+        }
+        RecordSerde.forgetMeasured();
+        return new HistoryRecord(entries.stream().map(entry -> withDetail(entry,
+                entry.detail() == null ? null : Map.<String, Object>of(OMITTED, List.copyOf(entry.detail().keySet())))).toList());
+    }
+
+    /** The detail's key that lists what was left out of an entry for the record's size. */
+    public static final String OMITTED = "omitted_for_size";
+
+    private static Map<String, Object> detailWithout(Map<String, Object> detail, String key) {
+        if (detail == null || !detail.containsKey(key)) {
+            return detail;
+        }
+        Map<String, Object> kept = new LinkedHashMap<>(detail);
+        kept.remove(key);
+        kept.put(OMITTED, List.of(key));
+        return kept;
+    }
+
+    private static HistoryEntry withDetail(HistoryEntry entry, Map<String, Object> detail) {
+        return new HistoryEntry(entry.seq(), entry.at(), entry.kind(), entry.stepId(), entry.from(), entry.to(), entry.attempt(), entry.by(), detail);
     }
 
     /**

@@ -19,6 +19,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.kafka.streams.KafkaStreams;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -99,6 +100,28 @@ class QueryServerErrorsIT {
                 assertThat(wrongKey.statusCode()).as("another secret's key: " + query).isEqualTo(401);
             }
         }
+    }
+
+    @Test
+    void shouldAnswerHealthDownWhileTheEngineBesideTheStoresMakesNoProgress() throws Exception {
+        // The stores answer reads whatever the stream threads do: health asks the engine too (Engine#isHealthy, false
+        // while its threads die again and again on one record, or its result relay is down).
+        AtomicBoolean progressing = new AtomicBoolean(true);
+        try (Engine engine = Engine.start(settings("query-health-progress"));
+             QueryServer server = QueryServer.start(0, engine.queries(), engine.queries(), KEY, progressing::get)) {
+            await().atMost(Duration.ofSeconds(60)).until(() -> health(server.port()).statusCode() == 200);
+
+            progressing.set(false);
+            HttpResponse<String> down = health(server.port());
+
+            assertThat(down.statusCode()).isEqualTo(503);
+            assertThat(down.body()).contains("\"DOWN\"", "not_progressing");
+            assertThat(get(server.port(), "/query/processes?workspace=default").statusCode()).as("reads still answered").isEqualTo(200);
+        }
+    }
+
+    private HttpResponse<String> health(int port) throws IOException, InterruptedException {
+        return http.send(HttpRequest.newBuilder(URI.create("http://localhost:" + port + "/health")).build(), HttpResponse.BodyHandlers.ofString());
     }
 
     private HttpResponse<String> get(int port, String pathAndQuery) throws IOException, InterruptedException {

@@ -293,6 +293,18 @@ final class EngineHarness implements AutoCloseable {
         }
     }
 
+    /**
+     * Reads back the commands punctuation wrote, stamped {@code behind} earlier than written: as a broker whose clock
+     * runs behind the engine host's stamps them on append.
+     */
+    void deliverHeldStampedEarlier(Duration behind) {
+        List<TestRecord<String, Command>> held = List.copyOf(undelivered);
+        undelivered.clear();
+        for (TestRecord<String, Command> record : held) {
+            commands.pipeInput(record.key(), record.value(), record.getRecordTime().minus(behind));
+        }
+    }
+
     /** How many commands the command log has refused at once so far. */
     int refused() {
         return refused;

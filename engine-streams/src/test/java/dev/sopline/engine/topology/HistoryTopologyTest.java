@@ -3,6 +3,7 @@ package dev.sopline.engine.topology;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.groups.Tuple.tuple;
 
+import dev.sopline.engine.api.serde.RecordSerde;
 import dev.sopline.engine.state.HistoryRecord;
 import dev.sopline.engine.state.HistoryStore;
 import dev.sopline.schemas.command.Actor;
@@ -218,6 +219,31 @@ class HistoryTopologyTest {
         assertThat(detail.path("decision").path("confidence").asDouble()).isEqualTo(0.4);
         assertThat(detail.path("decision").path("prompt_sha256").asString()).isEqualTo(SHA);
         assertThat(detail.path("proposal").path("urgency").asString()).isEqualTo("low");
+    }
+
+    @Test
+    void shouldKeepAHistoryRecordWithinTheBrokersLimitWhenAnAgentProposesNearTheInstancesBudget() {
+        // given
+        engine.register("judgment.yaml");
+        start("triage", Map.of("ticket", "Server down"));
+
+        // when the agent escalates with a proposal of 60,000 numbers: about 240 KB of JSON, within the instance's
+        // 256 KiB, and about 660 KB as the engine writes its records (a number such as 0.1 takes 11 bytes there)
+        agent(Map.of("urgency", java.util.Collections.nCopies(60_000, 0.1)), 0.4);
+
+        // then the instance waits for a person, with the proposal once in its history, on the waiting entry
+        assertThat(engine.instance(ID).state()).isEqualTo(dev.sopline.schemas.instance.InstanceState.WAITING);
+        @SuppressWarnings("unchecked")
+        KeyValueStore<String, HistoryRecord> store = (KeyValueStore<String, HistoryRecord>) (Object) engine.store(EngineTopology.HISTORY_STORE);
+        try (var records = store.all()) {
+            records.forEachRemaining(record -> assertThat(RecordSerde.write(record.value).length).as(record.key)
+                    .isLessThanOrEqualTo(RecordSerde.MAX_RECORD_BYTES));
+        }
+        HistoryEntry waiting = history().stream().filter(entry -> "waiting".equals(entry.to())).findFirst().orElseThrow();
+        assertThat(Json.mapper().valueToTree(waiting.detail()).path("proposal").path("urgency").size()).isEqualTo(60_000);
+        HistoryEntry escalated = history().stream().filter(entry -> "classify".equals(entry.stepId()) && entry.detail() != null
+                && Boolean.TRUE.equals(entry.detail().get("escalated"))).findFirst().orElseThrow();
+        assertThat(escalated.detail()).doesNotContainKey("proposal");
     }
 
     private void agent(Map<String, Object> outputs, double confidence) {

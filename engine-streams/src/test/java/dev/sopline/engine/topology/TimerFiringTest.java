@@ -71,6 +71,29 @@ class TimerFiringTest {
     }
 
     @Test
+    void shouldTimeAStepOutOnceWhenTheBrokersClockRunsBehindTheEngineHosts() {
+        // given a form step with a 1 s timeout
+        engine.register("quick-form.yaml", QUICK_FORM.getBytes(StandardCharsets.UTF_8));
+        engine.start(ID, "quick-form", Map.of());
+        engine.writtenCommands();
+        engine.logging(EngineHarness.CommandLogging.HOLD);
+
+        // when its timer comes due by the engine host's clock, and the broker, 500 ms behind, stamps its command before
+        // the deadline
+        engine.advance(Duration.ofMillis(1_100));
+        engine.deliverHeldStampedEarlier(Duration.ofMillis(500));
+        for (int i = 0; i < 3; i++) {
+            engine.advance(Duration.ofMillis(100));
+            engine.deliverHeldStampedEarlier(Duration.ofMillis(500));
+        }
+
+        // then the step timed out at its deadline, from the one command
+        assertThat(engine.instance(ID).state()).isEqualTo(InstanceState.FAILED);
+        assertThat(engine.instance(ID).step("sign").orElseThrow().error().code()).isEqualTo("step_timeout");
+        assertThat(engine.writtenCommands()).filteredOn(FireTimer.class::isInstance).as("timer commands written").hasSize(1);
+    }
+
+    @Test
     void shouldFireAtMostABoundedNumberOfTimersPerPunctuation() {
         // given more timeouts due at once than one punctuation fires
         engine.register("quick-form.yaml", QUICK_FORM.getBytes(StandardCharsets.UTF_8));

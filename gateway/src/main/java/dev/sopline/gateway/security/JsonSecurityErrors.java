@@ -2,6 +2,7 @@ package dev.sopline.gateway.security;
 
 import dev.sopline.gateway.api.RequestScope;
 import dev.sopline.gateway.auth.TokenRecord;
+import dev.sopline.gateway.web.ConnectionsPerClient;
 import dev.sopline.gateway.web.ErrorResponses;
 import dev.sopline.gateway.web.HttpErrorCodes;
 import dev.sopline.gateway.web.RateBuckets;
@@ -50,7 +51,7 @@ public class JsonSecurityErrors implements AuthenticationEntryPoint, Authenticat
     }
 
     private void unauthenticated(HttpServletRequest request, HttpServletResponse response) throws IOException {
-        ConsumptionProbe probe = failures.take(request.getRemoteAddr());
+        ConsumptionProbe probe = failures.take(ConnectionsPerClient.clientOf(request.getRemoteAddr()));
         if (!probe.isConsumed()) {
             long seconds = RateBuckets.retryAfterSeconds(probe);
             response.setHeader(HttpHeaders.RETRY_AFTER, String.valueOf(seconds));

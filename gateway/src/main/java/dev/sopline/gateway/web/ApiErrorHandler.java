@@ -11,6 +11,7 @@ import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.http.converter.HttpMessageNotReadableException;
+import org.springframework.security.web.firewall.RequestRejectedException;
 import org.springframework.web.HttpMediaTypeNotAcceptableException;
 import org.springframework.web.HttpMediaTypeNotSupportedException;
 import org.springframework.web.HttpRequestMethodNotSupportedException;
@@ -117,6 +118,16 @@ public class ApiErrorHandler {
     @ExceptionHandler(org.apache.tomcat.util.http.InvalidParameterException.class)
     ResponseEntity<ErrorBody> undecodableParameters(Exception e) {
         return error(400).body(ErrorBody.of("invalid_request", "Expected a query string of valid percent-encoded UTF-8"));
+    }
+
+    /**
+     * A header the firewall refuses (a control character, such as a UTF-8 "ß" read as ISO-8859-1), when a controller
+     * is the first to read it ({@code Idempotency-Key}, a trigger's signature): the client's mistake, answered as the
+     * security chain answers it, without the header's value in the answer or the log.
+     */
+    @ExceptionHandler(RequestRejectedException.class)
+    ResponseEntity<ErrorBody> rejectedHeader(RequestRejectedException e) {
+        return error(400).body(ErrorBody.of(HttpErrorCodes.INVALID_REQUEST, "Expected headers without control characters"));
     }
 
     @ExceptionHandler(Exception.class)

@@ -2,6 +2,7 @@ package dev.sopline.gateway.web;
 
 import java.net.Inet6Address;
 import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.nio.channels.Channel;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -68,6 +69,22 @@ public final class ConnectionsPerClient {
     /** Connections counted for the client of this address, those closed since included until they are noticed. */
     synchronized int counted(InetAddress address) {
         return open.getOrDefault(clientOf(address), List.of()).size();
+    }
+
+    /**
+     * The client a request's remote address (an IP literal, as the container gives it) belongs to, as
+     * {@link #clientOf(InetAddress)} says: an IPv4 address, or an IPv6 address's /64, which one host may hold whole
+     * and change addresses within at will. Per-address rate limits count by it, as the connection limit does.
+     */
+    public static String clientOf(String remoteAddress) {
+        if (remoteAddress == null || remoteAddress.indexOf(':') < 0) {
+            return remoteAddress;
+        }
+        try {
+            return clientOf(InetAddress.getByName(remoteAddress)); // a literal with ':' is parsed, never looked up
+        } catch (UnknownHostException e) {
+            return remoteAddress;
+        }
     }
 
     static String clientOf(InetAddress address) {

@@ -44,7 +44,7 @@ public class RateLimitFilter extends OncePerRequestFilter {
     protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws ServletException, IOException {
         Object token = request.getAttribute(RequestScope.TOKEN_ATTRIBUTE);
-        String key = token != null ? "token:" + token : "address:" + request.getRemoteAddr();
+        String key = token != null ? "token:" + token : "address:" + ConnectionsPerClient.clientOf(request.getRemoteAddr());
         ConsumptionProbe probe = buckets.take(key);
         if (!probe.isConsumed()) {
             long seconds = RateBuckets.retryAfterSeconds(probe);

@@ -21,8 +21,11 @@ import org.slf4j.LoggerFactory;
  * <p>A failed attempt is retried with exponential backoff (0.5 s doubling, {@value #ATTEMPTS} attempts in all),
  * each retry scheduled on the shared executor rather than waited for on a thread, then given up with a WARN.
  *
- * <p>At most {@value #CAPACITY} deliveries wait. When one more arrives, the <em>oldest</em> waiting one is dropped
- * with a WARN: a receiver that has been away that long learns the most from the newest state changes, and refusing
+ * <p>At most {@value #CAPACITY} deliveries wait, holding at most {@value #MAX_WAITING_BYTES} bytes of events together
+ * (an event carries its instance, up to the instance's budget of 256 KiB: a thousand of those, for a receiver that
+ * hangs, held a quarter of a gigabyte of the heap every workspace shares; a workspace's {@value
+ * WebhookController#MAX_PER_WORKSPACE} subscriptions now hold 40 MiB at most). When one more arrives, the <em>oldest</em>
+ * waiting ones are dropped, as many as it takes, with a WARN: a receiver that has been away that long learns the most from the newest state changes, and refusing
  * the newest would leave it with only stale ones. Dropping is the one way a delivery is lost without every attempt
  * having been made: at-least-once holds for receivers that keep up.
  *
@@ -31,6 +34,7 @@ import org.slf4j.LoggerFactory;
 final class SubscriptionDeliveries {
 
     static final int CAPACITY = 1000;
+    static final int MAX_WAITING_BYTES = 2 * 1024 * 1024;
     static final int ATTEMPTS = 6;
     private static final Duration FIRST_BACKOFF = Duration.ofMillis(500);
     private static final Duration SHARE_TAKEN_RETRY = Duration.ofMillis(100);
@@ -45,6 +49,7 @@ final class SubscriptionDeliveries {
     /** Deliveries dropped since the last warning: a receiver away for long drops thousands, and the log needs one line. */
     private long droppedUnreported;
     private final Deque<Delivery> waiting = new ArrayDeque<>();
+    private long waitingBytes;
     /** True while a delivery of this subscription is being sent or waits for its next attempt. */
     private boolean sending;
     private boolean deleted;
@@ -68,15 +73,19 @@ final class SubscriptionDeliveries {
             delivery.finish();
             return;
         }
-        if (waiting.size() == CAPACITY) {
+        while (!waiting.isEmpty() && (waiting.size() == CAPACITY || waitingBytes + delivery.body().length > MAX_WAITING_BYTES)) {
             Delivery oldest = waiting.removeFirst();
+            waitingBytes -= oldest.body().length;
             if (droppedUnreported++ % CAPACITY == 0) {
-                LOG.warn("Webhook {} has {} deliveries waiting; dropping the oldest ones, {} first ({} dropped so far, one line per {})",
-                        subscriptionId, CAPACITY, oldest.id(), droppedUnreported, CAPACITY);
+                LOG.warn("Webhook {} has {} deliveries of {} bytes waiting, at most {} or {} bytes wait; dropping the oldest ones, {} first "
+                                + "({} dropped so far, one line per {})",
+                        subscriptionId, waiting.size() + 1, waitingBytes + oldest.body().length, CAPACITY, MAX_WAITING_BYTES, oldest.id(),
+                        droppedUnreported, CAPACITY);
             }
             oldest.finish();
         }
         waiting.addLast(delivery);
+        waitingBytes += delivery.body().length;
         if (!sending) {
             sending = true;
             run(this::sendNext);
@@ -91,6 +100,7 @@ final class SubscriptionDeliveries {
                 sending = false;
                 return;
             }
+            waitingBytes -= next.body().length;
         }
         attempt(next, 1);
     }
@@ -143,6 +153,7 @@ final class SubscriptionDeliveries {
             sending = false;
             givenUp = new ArrayList<>(waiting);
             waiting.clear();
+            waitingBytes = 0;
         }
         current.finish();
         givenUp.forEach(Delivery::finish);

@@ -45,6 +45,30 @@ class PathAndBodyHardeningIT extends GatewayTestBase {
     }
 
     @Test
+    void shouldRefuseAControlCharacterInAHeaderAControllerReadsWith400NotAnInternalError() {
+        // "ß" sent as UTF-8 is read as "Ã" and U+009F: the firewall refuses the header when the start reads its
+        // Idempotency-Key, inside the controller rather than the security chain.
+        assertThat(api().register("""
+                engine: "0.1"
+                process:
+                  name: header-check
+                  version: "1.0"
+                  steps:
+                    - id: check
+                      type: form
+                      outputs:
+                        - name: ok
+                """).status()).isEqualTo(201);
+        String body = "{\"inputs\":{}}";
+        try (RawHttp http = new RawHttp(port)) {
+            RawHttp.Answer answer = http.whole("POST /sop/header-check/start HTTP/1.1", body, "X-SOP-Token: " + TOKEN,
+                    "Content-Type: application/json", "Content-Length: " + body.length(), "Idempotency-Key: Größe-1", "Connection: close").answer();
+            assertThat(answer.status()).isEqualTo(400);
+            assertThat(answer.body()).contains("\"error\":\"invalid_request\"").doesNotContain("Gr");
+        }
+    }
+
+    @Test
     void shouldNotCreateATokenThroughASemicolonPathWithoutAToken() {
         String body = "{\"name\":\"sneaky\"}";
         try (RawHttp http = new RawHttp(port)) {

@@ -35,6 +35,27 @@ class RateLimitFilterTest {
     }
 
     @Test
+    void shouldCountRequestsWithoutATokenFromOneIpv6NetworkAsOneClient() throws Exception {
+        // A host holds its /64 whole: a new address per request would otherwise get a new budget each time.
+        assertThat(fromAddress("2001:db8:1:2::1").getStatus()).isEqualTo(200);
+        assertThat(fromAddress("2001:db8:1:2::2").getStatus()).isEqualTo(200);
+
+        assertThat(fromAddress("2001:db8:1:2:ffff::3").getStatus()).as("a third address of the same /64").isEqualTo(429);
+        assertThat(fromAddress("2001:db8:1:3::1").getStatus()).as("another /64").isEqualTo(200);
+        assertThat(fromAddress("192.0.2.1").getStatus()).isEqualTo(200);
+        assertThat(fromAddress("192.0.2.2").getStatus()).as("IPv4 addresses count one by one").isEqualTo(200);
+    }
+
+    private MockHttpServletResponse fromAddress(String address) throws Exception {
+        MockHttpServletRequest request = new MockHttpServletRequest("POST", "/sop/triggers/onboarding");
+        request.setServletPath("/sop/triggers/onboarding");
+        request.setRemoteAddr(address);
+        MockHttpServletResponse response = new MockHttpServletResponse();
+        filter.doFilter(request, response, new MockFilterChain());
+        return response;
+    }
+
+    @Test
     void shouldAnswer429WithRetryAfterWhenATokenExceedsItsBurst() throws Exception {
         assertThat(call("tok_a").getStatus()).isEqualTo(200);
         assertThat(call("tok_a").getStatus()).isEqualTo(200);

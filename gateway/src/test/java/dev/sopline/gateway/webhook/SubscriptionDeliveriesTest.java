@@ -121,6 +121,30 @@ class SubscriptionDeliveriesTest {
     }
 
     @Test
+    void shouldDropTheOldestWaitingDeliveriesWhenTheirEventsPassTheBytesThatMayWait() {
+        CountDownLatch released = new CountDownLatch(1);
+        SubscriptionDeliveries deliveries = deliveries(subscribed(), (subscription, delivery, attempt) -> {
+            attempts.add(delivery.id() + "#" + attempt);
+            waitFor(released);
+            return Outcome.DELIVERED;
+        });
+        deliveries.add(delivery("out"));
+        await().atMost(Duration.ofSeconds(5)).until(() -> attempts.contains("out#1"));
+
+        // Events near an instance's budget of 256 KiB, for a receiver that does not answer: eight fit in what may wait.
+        int large = 256 * 1024;
+        for (int i = 0; i < 10; i++) {
+            String id = "big" + i;
+            deliveries.add(new Delivery(id, new byte[large], () -> finished.add(id)));
+        }
+
+        assertThat(finished).as("dropped while the first is still out, oldest first").containsExactly("big0", "big1");
+        released.countDown();
+        await().atMost(Duration.ofSeconds(10)).until(() -> finished.size() == 11);
+        assertThat(attempts).doesNotContain("big0#1", "big1#1").contains("big2#1", "big9#1");
+    }
+
+    @Test
     void shouldGiveUpWaitingDeliveriesOnceTheSubscriptionIsDeleted() {
         AtomicReference<Optional<WebhookSubscription>> current = new AtomicReference<>(Optional.of(SUBSCRIPTION));
         CountDownLatch released = new CountDownLatch(1);

@@ -3,6 +3,7 @@ package dev.sopline.schemas.definition;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sopline.schemas.definition.ProcessFiles.Invalid;
+import dev.sopline.schemas.definition.validation.DefinitionValidator;
 import dev.sopline.schemas.validation.Violation;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -21,6 +22,47 @@ class HostileFilesTest {
 
     private static List<Violation> violationsOf(String text) {
         return violationsOf(text.getBytes(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void shouldRefuseAProcessWhoseAutomatedStepsNameMoreTeamsThanMayHaveTopics() {
+        // given: each team is a topic the engine creates on the shared broker
+        StringBuilder yaml = new StringBuilder("""
+                engine: "0.1"
+                process:
+                  name: many-teams
+                  version: "1.0"
+                  steps:
+                """);
+        for (int i = 0; i <= DefinitionValidator.MAX_TEAMS; i++) {
+            yaml.append("    - {id: s%d, type: automated, run: team%d.work}\n".formatted(i, i));
+            yaml.append("    - {id: t%d, type: automated, run: team%d.more}\n".formatted(i, i));
+        }
+
+        // when
+        List<Violation> violations = violationsOf(yaml.toString());
+
+        // then: one violation, at the first step past the limit
+        assertThat(violations).singleElement().satisfies(violation -> {
+            assertThat(violation.code()).isEqualTo("limit_reached");
+            assertThat(violation.field()).isEqualTo("process.steps[%d].run".formatted(2 * DefinitionValidator.MAX_TEAMS));
+        });
+    }
+
+    @Test
+    void shouldTakeAProcessWhoseAutomatedStepsNameAsManyTeamsAsMayHaveTopics() {
+        StringBuilder yaml = new StringBuilder("""
+                engine: "0.1"
+                process:
+                  name: many-teams
+                  version: "1.0"
+                  steps:
+                """);
+        for (int i = 0; i < DefinitionValidator.MAX_TEAMS; i++) {
+            yaml.append("    - {id: s%d, type: automated, run: team%d.work}\n".formatted(i, i));
+        }
+
+        assertThat(ProcessFiles.load(yaml.toString().getBytes(StandardCharsets.UTF_8))).isNotInstanceOf(Invalid.class);
     }
 
     @Test

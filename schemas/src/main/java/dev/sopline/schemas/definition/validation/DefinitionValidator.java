@@ -18,6 +18,7 @@ import dev.sopline.schemas.reference.Reference;
 import dev.sopline.schemas.reference.ReferenceEvaluator;
 import dev.sopline.schemas.reference.ReferenceException;
 import dev.sopline.schemas.reference.ReferenceRoot;
+import dev.sopline.schemas.topic.Topics;
 import dev.sopline.schemas.validation.Violation;
 import dev.sopline.schemas.validation.ViolationCode;
 import java.util.ArrayList;
@@ -35,6 +36,9 @@ import java.util.regex.Pattern;
  * Returns every violation it finds; the caller adds line and column from the source.
  */
 public final class DefinitionValidator {
+
+    /** The teams (topics of automated steps) one process file may name. */
+    public static final int MAX_TEAMS = 16;
 
     /** Names used in paths and references: letters, digits, {@code _} and {@code -}. */
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_-]{0,99}");
@@ -228,6 +232,7 @@ public final class DefinitionValidator {
     private void checkSteps(ProcessDefinition process) {
         List<StepDefinition> steps = process.steps();
         Set<String> seenIds = new HashSet<>();
+        Set<String> teams = new HashSet<>();
         List<ParallelBlock> blocks = process.blocks();
         int nextBlock = 0;
         for (int i = 0; i < steps.size(); i++) {
@@ -245,6 +250,11 @@ public final class DefinitionValidator {
             checkHeartbeatTimeout(step, path);
             if (step.type() == StepType.AUTOMATED && (step.run() == null || step.run().isBlank())) {
                 report(path + ".run", ViolationCode.REQUIRED, "Expected an automated step to name the work to run in 'run'");
+            } else if (step.type() == StepType.AUTOMATED && teams.add(Topics.namespaceOf(step.run())) && teams.size() == MAX_TEAMS + 1) {
+                // Each team has a topic of its own, which the engine creates on the broker every workspace shares.
+                report(path + ".run", ViolationCode.LIMIT_REACHED, ("Expected the automated steps of one process to name at most %d teams "
+                        + "(the part of 'run' before the first dot), each with a Kafka topic of its own, but this is the %dth")
+                        .formatted(MAX_TEAMS, MAX_TEAMS + 1));
             }
             if (step.type() == StepType.JUDGMENT) {
                 checkJudgment(step, path);
