@@ -87,6 +87,17 @@ class QueryServerErrorsIT {
             assertThat(health.statusCode()).isEqualTo(200);
             assertThat(health.body()).doesNotContain("default");
 
+            // The stores answer reads whatever the stream threads do: health asks the engine too (Engine#isHealthy,
+            // false while its threads die again and again on one record, or its result relay is down).
+            AtomicBoolean progressing = new AtomicBoolean(true);
+            try (QueryServer beside = QueryServer.start(0, engine.queries(), engine.queries(), KEY, progressing::get)) {
+                assertThat(health(beside.port()).statusCode()).isEqualTo(200);
+                progressing.set(false);
+                HttpResponse<String> down = health(beside.port());
+                assertThat(down.statusCode()).isEqualTo(503);
+                assertThat(down.body()).contains("\"DOWN\"", "not_progressing");
+            }
+
             // Every query needs the engines' key: one another secret derives is no better than none.
             for (String query : new String[] {"/query/instances?workspace=default", "/internal/instances?workspace=default&partitions=0",
                     "/query/replicas"}) {
@@ -99,24 +110,6 @@ class QueryServerErrorsIT {
                 assertThat(keyless.body()).as(query).contains("\"unauthorized\"").doesNotContain("items");
                 assertThat(wrongKey.statusCode()).as("another secret's key: " + query).isEqualTo(401);
             }
-        }
-    }
-
-    @Test
-    void shouldAnswerHealthDownWhileTheEngineBesideTheStoresMakesNoProgress() throws Exception {
-        // The stores answer reads whatever the stream threads do: health asks the engine too (Engine#isHealthy, false
-        // while its threads die again and again on one record, or its result relay is down).
-        AtomicBoolean progressing = new AtomicBoolean(true);
-        try (Engine engine = Engine.start(settings("query-health-progress"));
-             QueryServer server = QueryServer.start(0, engine.queries(), engine.queries(), KEY, progressing::get)) {
-            await().atMost(Duration.ofSeconds(60)).until(() -> health(server.port()).statusCode() == 200);
-
-            progressing.set(false);
-            HttpResponse<String> down = health(server.port());
-
-            assertThat(down.statusCode()).isEqualTo(503);
-            assertThat(down.body()).contains("\"DOWN\"", "not_progressing");
-            assertThat(get(server.port(), "/query/processes?workspace=default").statusCode()).as("reads still answered").isEqualTo(200);
         }
     }
 
