@@ -31,7 +31,7 @@ final class BodyCollector implements ReadListener, AsyncListener {
     private final AsyncContext async;
     private final ServletInputStream input;
     private final long maxBytes;
-    private final BufferBudget budget;
+    private final BufferBudget.Share budget;
     private final Consumer<byte[]> onBody;
     private final ByteArrayOutputStream body = new ByteArrayOutputStream();
     private final byte[] chunk;
@@ -39,7 +39,7 @@ final class BodyCollector implements ReadListener, AsyncListener {
     private long reserved;
 
     /** {@code arrived}: the body's first bytes, read before going async and already counted in {@code budget}. */
-    BodyCollector(AsyncContext async, long maxBytes, BufferBudget budget, ArrivedBytes arrived, Consumer<byte[]> onBody)
+    BodyCollector(AsyncContext async, long maxBytes, BufferBudget.Share budget, ArrivedBytes arrived, Consumer<byte[]> onBody)
             throws IOException {
         this.async = async;
         this.input = async.getRequest().getInputStream();

@@ -25,7 +25,8 @@ import org.springframework.web.filter.OncePerRequestFilter;
  *   <li>the 1 MiB limit counts the bytes as they are read, chunked or not: past it the answer is 413 and the rest is
  *       not read;</li>
  *   <li>the whole body must arrive within {@code SOP_REQUEST_READ_TIMEOUT} (10 s), else 408;</li>
- *   <li>all bodies being read at once hold at most {@link #BUFFER_BUDGET_BYTES} together; past it, 503.</li>
+ *   <li>all bodies being read at once hold at most {@link #BUFFER_BUDGET_BYTES} together, and those of one client
+ *       (an IPv4 address, an IPv6 /64) an eighth of it; past either, 503.</li>
  * </ul>
  * Then the request is dispatched again, with the buffered body, through the rest of the chain to its handler. A body
  * whose every byte has already arrived with the request's head (most bodies: a few hundred bytes in the same packet)
@@ -96,33 +97,34 @@ public class RequestBodyFilter extends OncePerRequestFilter {
         }
         ArrivedBytes arrived = ArrivedBytes.NONE;
         long declared = request.getContentLengthLong();
+        BufferBudget.Share share = budget.of(ConnectionsPerClient.clientOf(request.getRemoteAddr()));
         if (declared > 0 && declared <= ArrivedBytes.MAX_BYTES) {
-            if (!budget.reserve(declared)) {
+            if (!share.reserve(declared)) {
                 response.setHeader(HttpHeaders.RETRY_AFTER, "1");
                 ErrorResponses.writeUnread(request, response, 503, ErrorCodes.UNAVAILABLE,
-                        "The gateway is reading too many request bodies at once; retry after the delay in Retry-After");
+                        "The gateway is reading too many request bodies at once, or too many of this client's; retry after the delay in Retry-After");
                 return;
             }
             try {
                 arrived = ArrivedBytes.read(request.getInputStream(), (int) declared);
             } catch (IOException | RuntimeException e) {
-                budget.release(declared);
+                share.release(declared);
                 throw e;
             }
             if (arrived.complete()) {
                 try {
                     chain.doFilter(new BufferedBodyRequest(request, arrived.bytes()), response);
                 } finally {
-                    budget.release(declared);
+                    share.release(declared);
                 }
                 return;
             }
             // The bytes read so far stay counted; the collector counts the rest as it arrives and releases it all.
-            budget.release(declared - arrived.length());
+            share.release(declared - arrived.length());
         }
         AsyncContext async = request.startAsync(request, response);
         async.setTimeout(readTimeoutMillis);
-        BodyCollector collector = new BodyCollector(async, MAX_JSON_BYTES, budget, arrived,
+        BodyCollector collector = new BodyCollector(async, MAX_JSON_BYTES, share, arrived,
                 body -> {
                     request.setAttribute(BODY_ATTRIBUTE, body);
                     async.dispatch();
@@ -134,6 +136,11 @@ public class RequestBodyFilter extends OncePerRequestFilter {
     /** The bytes of request bodies held now, for tests. */
     long bufferedBytes() {
         return budget.used();
+    }
+
+    /** The bytes of request bodies one client holds now, for tests. */
+    long bufferedBytesOf(String client) {
+        return budget.usedBy(client);
     }
 
     /** The one route that takes {@code multipart/form-data}: by its decoded path, as Spring MVC routes it. */

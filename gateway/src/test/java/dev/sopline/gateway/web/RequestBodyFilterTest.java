@@ -59,7 +59,8 @@ class RequestBodyFilterTest {
 
     @Test
     void shouldTakeBodiesAgainOnceTheBodiesBeingReadAreDone() throws Exception {
-        RequestBodyFilter budgeted = new RequestBodyFilter(PROPERTIES, 100);
+        // 800 bytes in all, 100 for one client: four of these bodies at once would take its share.
+        RequestBodyFilter budgeted = new RequestBodyFilter(PROPERTIES, 800);
         String body = "{\"input\":{\"amount\":12}}";
         for (int i = 0; i < 10; i++) {
             AtomicReference<ServletRequest> handed = new AtomicReference<>();
@@ -68,6 +69,26 @@ class RequestBodyFilterTest {
             assertThat(handed.get()).as("request %d", i).isNotNull();
         }
         assertThat(budgeted.bufferedBytes()).as("each body's bytes given back when its handler is done").isZero();
+    }
+
+    @Test
+    void shouldKeepOneClientToItsShareOfTheBudget() throws Exception {
+        // 800 bytes in all, an eighth of them for each client.
+        RequestBodyFilter shared = new RequestBodyFilter(PROPERTIES, 800);
+        String body = "x".repeat(90);
+        MockHttpServletRequest fromOne = declaring(1000, body);
+        fromOne.setRemoteAddr("2001:db8:1:2::1");
+        MockHttpServletResponse refused = new MockHttpServletResponse();
+
+        shared.doFilter(fromOne, refused, (req, res) -> {});
+
+        assertThat(refused.getStatus()).as("past the client's share, within the whole budget").isEqualTo(503);
+        MockHttpServletRequest fromAnother = declaring(body.length(), body);
+        fromAnother.setRemoteAddr("192.0.2.7");
+        AtomicReference<ServletRequest> handed = new AtomicReference<>();
+        shared.doFilter(fromAnother, new MockHttpServletResponse(), (req, res) -> handed.set(req));
+        assertThat(handed.get()).as("another client's body within its share").isNotNull();
+        assertThat(shared.bufferedBytesOf("192.0.2.7")).isZero();
     }
 
     /** A JSON request that declares {@code declared} bytes, of which {@code arrived} have come. */
