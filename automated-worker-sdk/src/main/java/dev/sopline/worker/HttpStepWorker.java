@@ -15,6 +15,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.BlockingQueue;
@@ -99,6 +100,12 @@ final class HttpStepWorker implements Runnable {
     private final AtomicBoolean running = new AtomicBoolean(true);
     private final CountDownLatch stopped = new CountDownLatch(1);
     private final RecentKeys setAside = new RecentKeys(MAX_SET_ASIDE);
+    /** The runs with handlers, polled in turn. */
+    private final List<String> runs;
+    /** Where the next pass over the runs starts. Owned by the poll thread. */
+    private int firstRun;
+    /** Free slots a worker with steps running waits for before it polls again. */
+    private final int minimumFreeToPoll;
     /** The attempts whose handlers run now, by attempt key. Owned by the poll thread. */
     private final Set<String> inFlight = new HashSet<>();
     /** Handlers that have returned, for the poll thread to free their slots; {@link #WAKE} on a stop. */
@@ -116,7 +123,9 @@ final class HttpStepWorker implements Runnable {
         this.baseUrl = baseUrl.endsWith("/") ? baseUrl.substring(0, baseUrl.length() - 1) : baseUrl;
         this.token = token;
         this.handlers = Map.copyOf(handlers);
+        this.runs = List.copyOf(this.handlers.keySet());
         this.concurrency = Math.max(1, concurrency);
+        this.minimumFreeToPoll = Math.max(1, this.concurrency / 4);
         this.stopTimeout = closeTimeout;
         this.requestTimeout = requestTimeout;
         this.pool = Executors.newFixedThreadPool(this.concurrency, runnable -> {
@@ -145,12 +154,17 @@ final class HttpStepWorker implements Runnable {
                     roleChecked = true;
                 }
                 int free = concurrency - inFlight.size();
-                int started = 0;
-                for (String run : handlers.keySet()) {
-                    if (started < free) {
-                        started += pollOnce(run, free - started);
-                    }
+                if (free < minimumFreeToPoll && !inFlight.isEmpty()) {
+                    // A poll reads the running steps again with the new ones: wait for a few free slots, not each one.
+                    awaitReturned(IDLE);
+                    continue;
                 }
+                int started = 0;
+                // Each pass starts at the next run, so that a run with steps always waiting does not take every slot.
+                for (int i = 0; i < runs.size() && started < free && running.get(); i++) {
+                    started += pollOnce(runs.get((firstRun + i) % runs.size()), free - started);
+                }
+                firstRun = (firstRun + 1) % runs.size();
                 backoff.reset();
                 if (refusedReported) {
                     LOG.info("The gateway {} accepts this worker's token again; taking steps", baseUrl);
@@ -267,7 +281,7 @@ final class HttpStepWorker implements Runnable {
         int limit = Math.min(MAX_PAGE, slots + inFlight.size() + setAside.size(now));
         URI page = URI.create(baseUrl + "/sop/steps/pending?type=automated&limit=" + limit + "&run=" + URLEncoder.encode(run, StandardCharsets.UTF_8));
         int started = 0;
-        for (int pages = 0; page != null && pages < MAX_PAGES_PER_POLL && started < slots; pages++) {
+        for (int pages = 0; page != null && pages < MAX_PAGES_PER_POLL && started < slots && running.get(); pages++) {
             HttpResponse<String> response = send(HttpRequest.newBuilder(page).GET());
             if (response.statusCode() != 200) {
                 // An error answer is an object, not a page of steps.
@@ -280,7 +294,8 @@ final class HttpStepWorker implements Runnable {
             }
             for (JsonNode step : steps) {
                 String attempt = attemptKey(step);
-                if (started < slots && !inFlight.contains(attempt) && !setAside.contains(attempt, now)) {
+                // Not once the worker is stopping: a step started now would only be cut short.
+                if (started < slots && running.get() && !inFlight.contains(attempt) && !setAside.contains(attempt, now)) {
                     inFlight.add(attempt);
                     pool.execute(() -> runAndReport(step, handlers.get(run), attempt));
                     started++;

@@ -385,8 +385,9 @@ final class KafkaStepWorker implements Runnable {
             LOG.error("Worker {} could not report step {} of instance {}, attempt {}", workerId, ready.stepId(), ready.instanceId(),
                     ready.attempt(), e);
         } finally {
-            step.sending(false);
+            // Queued before it stops counting as sending: a stop that sees it no longer sending finds it queued.
             finished.add(step);
+            step.sending(false);
         }
     }
 

@@ -445,6 +445,55 @@ class HttpStepWorkerTest {
         assertThat(submits).as("the step cut short reports nothing: it stays in the feed for others").isEmpty();
     }
 
+    @Test
+    void shouldTakeTheStepsOfEveryRunWhileOneAlwaysHasStepsWaiting() throws IOException {
+        // billing.pay always has a step waiting, a new one as each is submitted; mail.send has one.
+        AtomicInteger nextPayment = new AtomicInteger(1);
+        Set<String> submitted = ConcurrentHashMap.newKeySet();
+        gateway = HttpServer.create(new InetSocketAddress("localhost", 0), 0);
+        gateway.createContext("/", exchange -> {
+            String path = exchange.getRequestURI().getPath();
+            String query = exchange.getRequestURI().getRawQuery();
+            exchange.getRequestBody().readAllBytes();
+            String body;
+            if (path.equals("/sop/token")) {
+                body = "{\"id\":\"tok-1\",\"name\":\"w\",\"role\":\"worker\",\"workspace\":\"default\"}";
+            } else if (path.equals("/sop/steps/pending")) {
+                body = query.contains("run=mail.send")
+                        ? (submitted.contains("mail-1") ? "[]" : step("mail-1", "notify", "mail.send"))
+                        : step("pay-" + nextPayment.get(), "pay", "billing.pay");
+            } else {
+                String instance = path.split("/")[3];
+                submitted.add(instance);
+                if (instance.startsWith("pay-")) {
+                    nextPayment.incrementAndGet();
+                }
+                body = DONE;
+            }
+            byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().set("Content-Type", "application/json");
+            exchange.sendResponseHeaders(200, bytes.length);
+            exchange.getResponseBody().write(bytes);
+            exchange.close();
+        });
+        gateway.setExecutor(Executors.newCachedThreadPool());
+        gateway.start();
+
+        try (SopWorker worker = SopWorker.builder().http("http://localhost:" + gateway.getAddress().getPort(), "a-token")
+                .handle("billing.pay", step -> Map.of("receipt", "r"))
+                .handle("mail.send", step -> Map.of("sent", true))
+                .concurrency(1)
+                .closeTimeout(Duration.ofSeconds(1))
+                .start()) {
+            await().atMost(Duration.ofSeconds(10)).until(() -> submitted.contains("mail-1") && submitted.contains("pay-2"));
+        }
+    }
+
+    private static String step(String instance, String stepId, String run) {
+        return "[{\"instance_id\":\"%s\",\"process\":\"billing\",\"version\":\"1.0\",\"step_id\":\"%s\",\"run\":\"%s\",\"attempt\":1,\"inputs\":{}}]"
+                .formatted(instance, stepId, run);
+    }
+
     /** A page of the feed with a step for each instance not submitted yet. */
     private static String pendingOf(List<String> instances, Set<String> submitted) {
         return instances.stream().filter(id -> !submitted.contains(id))

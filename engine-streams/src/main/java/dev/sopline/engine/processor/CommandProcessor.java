@@ -396,8 +396,10 @@ public final class CommandProcessor implements Processor<String, Command, String
             instanceChanged |= event instanceof InstanceStateChanged;
         }
         decision.newState().ifPresent(after -> {
-            history.append(after.workspace(), after.id(), dev.sopline.engine.decision.HistoryEntries.of(deciding, before, decision, now));
+            // The instance first: its bytes, measured by the budget's check, are the thread's last measured, and the
+            // history record's measure would take their place.
             instances.put(after);
+            history.append(after.workspace(), after.id(), dev.sopline.engine.decision.HistoryEntries.of(deciding, before, decision, now));
             indexes.update(before, after, definitionOf(after).orElse(null), now);
             removeTimersOfEndedAttempts(before, after);
         });

@@ -2,6 +2,7 @@ package dev.sopline.gateway.api;
 
 import java.util.function.Function;
 import dev.sopline.gateway.auth.TokenRegistry;
+import dev.sopline.engine.api.query.StateUnavailableException;
 import com.github.f4b6a3.ulid.UlidCreator;
 import dev.sopline.gateway.api.doc.ApiTags;
 import dev.sopline.gateway.api.doc.HistorySchemas;
@@ -50,6 +51,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -70,6 +73,8 @@ public class InstanceController {
             + "24 h returns the first answer and changes nothing; the same key with another body gives 422 `idempotency_key_reused`.";
     private static final String NAME = "The process name";
     private static final String ID = "The instance id";
+
+    private static final Logger LOG = LoggerFactory.getLogger(InstanceController.class);
 
     private final EngineAccess engine;
     private final CommandBus commands;
@@ -112,7 +117,7 @@ public class InstanceController {
                     List.of(Violation.of("inputs", inputs == null ? ViolationCode.REQUIRED : ViolationCode.INVALID_TYPE,
                             "Expected 'inputs' to be an object")));
         }
-        String latestVersion = latestVersion(workspace, name);
+        String latestVersion = latestVersionIfReadable(workspace, name);
         Optional<IdempotencyKey> key = idempotency.of(request, workspace, scope.caller(request), body);
         String instanceId = key.map(found -> commands.instanceIdOnPartitionOf(found.scope())).orElseGet(() -> UlidCreator.getMonotonicUlid().toString());
         StartInstance start = new StartInstance(newCommandId(), workspace, instanceId, name, JsonBodies.toMap(inputs), null, StartInstance.API,
@@ -351,13 +356,19 @@ public class InstanceController {
 
     /**
      * The latest version published, which the engine replica that takes the start waits for if it does not hold it
-     * yet; 404 if no replica knows the process. When no replica can be read (one is failing over, or the stores are
-     * still being restored), the start is answered 503 with {@code Retry-After} and nothing is sent: a start naming
-     * no version would be decided against whatever version the deciding replica holds at that moment, and a replay
-     * of the command after an aborted transaction could then start another version than the one already answered.
+     * yet; 404 if no replica knows the process. When no replica can be read (one is failing over), the start does
+     * not depend on the read: it goes out without a version and the engine starts the latest it holds, waiting
+     * briefly for the process if it has none ({@code WaitingStarts}), and answers 404 itself if there is none.
      */
-    private String latestVersion(String workspace, String name) {
-        return engine.queries().latestVersion(workspace, name).map(found -> found.definition().version())
+    private String latestVersionIfReadable(String workspace, String name) {
+        Optional<ProcessVersions.PublishedVersion> latest;
+        try {
+            latest = engine.queries().latestVersion(workspace, name);
+        } catch (StateUnavailableException unreadable) {
+            LOG.debug("Starting '{}' without reading its latest version: {}", name, unreadable.getMessage());
+            return null;
+        }
+        return latest.map(found -> found.definition().version())
                 .orElseThrow(() -> ProcessController.notFound("Expected a published process named '%s', but there is none".formatted(name)));
     }
 

@@ -76,7 +76,7 @@ class RequestBodyFilterTest {
         // 800 bytes in all, an eighth of them for each client.
         RequestBodyFilter shared = new RequestBodyFilter(PROPERTIES, 800);
         String body = "x".repeat(90);
-        MockHttpServletRequest fromOne = declaring(1000, body);
+        MockHttpServletRequest fromOne = declaring(150, body);
         fromOne.setRemoteAddr("2001:db8:1:2::1");
         MockHttpServletResponse refused = new MockHttpServletResponse();
 
