@@ -300,32 +300,19 @@ class HttpStepWorkerTest {
     @Test
     void shouldFollowTheFeedsNextLinkWhenItsFirstPageHoldsNothingToRun() throws IOException {
         // A first page that ended early (a page holds a mebibyte of data at most) with nothing this worker may run.
-        gateway = HttpServer.create(new InetSocketAddress("localhost", 0), 0);
-        gateway.createContext("/", exchange -> {
-            String path = exchange.getRequestURI().getPath();
-            String query = exchange.getRequestURI().getRawQuery();
+        startGatewayAnswering((exchange, path, query) -> {
             requests.add(exchange.getRequestMethod() + " " + path + (query == null ? "" : "?" + query));
-            exchange.getRequestBody().readAllBytes();
-            String body;
             if (path.equals("/sop/token")) {
-                body = "{\"id\":\"tok-1\",\"name\":\"w\",\"role\":\"worker\",\"workspace\":\"default\"}";
+                return WORKER_TOKEN;
             } else if (path.equals("/sop/steps/pending") && !query.contains("cursor=")) {
                 // The link names another host, as behind a proxy: the worker keeps to its own base URL.
                 exchange.getResponseHeaders().set("Link", "<http://proxy.internal:9999/sop/steps/pending?type=automated&run=billing.pay&cursor=c1>; rel=\"next\"");
-                body = "[]";
+                return json(200, "[]");
             } else if (path.equals("/sop/steps/pending")) {
-                body = ONE_STEP;
-            } else {
-                body = DONE;
+                return json(200, ONE_STEP);
             }
-            byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-            exchange.getResponseHeaders().set("Content-Type", "application/json");
-            exchange.sendResponseHeaders(200, bytes.length);
-            exchange.getResponseBody().write(bytes);
-            exchange.close();
+            return json(200, DONE);
         });
-        gateway.setExecutor(Executors.newCachedThreadPool());
-        gateway.start();
         AtomicInteger handled = new AtomicInteger();
 
         try (SopWorker worker = httpWorker(handled)) {
@@ -376,35 +363,19 @@ class HttpStepWorkerTest {
         AtomicInteger pageTwos = new AtomicInteger();
         AtomicInteger pageOnes = new AtomicInteger();
         Set<String> submitted = ConcurrentHashMap.newKeySet();
-        gateway = HttpServer.create(new InetSocketAddress("localhost", 0), 0);
-        gateway.createContext("/", exchange -> {
-            String path = exchange.getRequestURI().getPath();
-            String query = exchange.getRequestURI().getRawQuery();
-            exchange.getRequestBody().readAllBytes();
-            int status = 200;
-            String body;
+        startGatewayAnswering((exchange, path, query) -> {
             if (path.equals("/sop/token")) {
-                body = "{\"id\":\"tok-1\",\"name\":\"w\",\"role\":\"worker\",\"workspace\":\"default\"}";
+                return WORKER_TOKEN;
             } else if (path.equals("/sop/steps/pending") && !query.contains("cursor=")) {
                 pageOnes.incrementAndGet();
                 exchange.getResponseHeaders().set("Link", "</sop/steps/pending?type=automated&run=billing.pay&cursor=c1>; rel=\"next\"");
-                body = submitted.isEmpty() ? ONE_STEP : "[]";
+                return json(200, submitted.isEmpty() ? ONE_STEP : "[]");
             } else if (path.equals("/sop/steps/pending")) {
-                status = pageTwos.incrementAndGet() == 1 ? 503 : 200;
-                body = status == 503 ? "{\"error\":\"unavailable\",\"message\":\"busy\"}" : "[]";
-                exchange.getResponseHeaders().set("Retry-After", "1");
-            } else {
-                submitted.add(path);
-                body = DONE;
+                return pageTwos.incrementAndGet() == 1 ? new Answer(503, "{\"error\":\"unavailable\",\"message\":\"busy\"}", "1") : json(200, "[]");
             }
-            byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-            exchange.getResponseHeaders().set("Content-Type", "application/json");
-            exchange.sendResponseHeaders(status, bytes.length);
-            exchange.getResponseBody().write(bytes);
-            exchange.close();
+            submitted.add(path);
+            return json(200, DONE);
         });
-        gateway.setExecutor(Executors.newCachedThreadPool());
-        gateway.start();
         AtomicInteger handled = new AtomicInteger();
 
         try (SopWorker worker = SopWorker.builder().http("http://localhost:" + gateway.getAddress().getPort(), "a-token")
@@ -450,34 +421,21 @@ class HttpStepWorkerTest {
         // billing.pay always has a step waiting, a new one as each is submitted; mail.send has one.
         AtomicInteger nextPayment = new AtomicInteger(1);
         Set<String> submitted = ConcurrentHashMap.newKeySet();
-        gateway = HttpServer.create(new InetSocketAddress("localhost", 0), 0);
-        gateway.createContext("/", exchange -> {
-            String path = exchange.getRequestURI().getPath();
-            String query = exchange.getRequestURI().getRawQuery();
-            exchange.getRequestBody().readAllBytes();
-            String body;
+        startGatewayAnswering((exchange, path, query) -> {
             if (path.equals("/sop/token")) {
-                body = "{\"id\":\"tok-1\",\"name\":\"w\",\"role\":\"worker\",\"workspace\":\"default\"}";
+                return WORKER_TOKEN;
             } else if (path.equals("/sop/steps/pending")) {
-                body = query.contains("run=mail.send")
+                return json(200, query.contains("run=mail.send")
                         ? (submitted.contains("mail-1") ? "[]" : step("mail-1", "notify", "mail.send"))
-                        : step("pay-" + nextPayment.get(), "pay", "billing.pay");
-            } else {
-                String instance = path.split("/")[3];
-                submitted.add(instance);
-                if (instance.startsWith("pay-")) {
-                    nextPayment.incrementAndGet();
-                }
-                body = DONE;
+                        : step("pay-" + nextPayment.get(), "pay", "billing.pay"));
             }
-            byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-            exchange.getResponseHeaders().set("Content-Type", "application/json");
-            exchange.sendResponseHeaders(200, bytes.length);
-            exchange.getResponseBody().write(bytes);
-            exchange.close();
+            String instance = path.split("/")[3];
+            submitted.add(instance);
+            if (instance.startsWith("pay-")) {
+                nextPayment.incrementAndGet();
+            }
+            return json(200, DONE);
         });
-        gateway.setExecutor(Executors.newCachedThreadPool());
-        gateway.start();
 
         try (SopWorker worker = SopWorker.builder().http("http://localhost:" + gateway.getAddress().getPort(), "a-token")
                 .handle("billing.pay", step -> Map.of("receipt", "r"))
@@ -552,6 +510,30 @@ class HttpStepWorkerTest {
             }
             exchange.sendResponseHeaders(answer.status(), body.length);
             exchange.getResponseBody().write(body);
+            exchange.close();
+        });
+        gateway.setExecutor(Executors.newCachedThreadPool());
+        gateway.start();
+    }
+
+    /** What a fake gateway answers one request: its exchange (for headers of the answer), path and raw query. */
+    private interface Answering {
+        Answer answer(com.sun.net.httpserver.HttpExchange exchange, String path, String query) throws IOException;
+    }
+
+    /** A gateway that answers each request as {@code answering} says, in JSON. */
+    private void startGatewayAnswering(Answering answering) throws IOException {
+        gateway = HttpServer.create(new InetSocketAddress("localhost", 0), 0);
+        gateway.createContext("/", exchange -> {
+            exchange.getRequestBody().readAllBytes();
+            Answer answer = answering.answer(exchange, exchange.getRequestURI().getPath(), exchange.getRequestURI().getRawQuery());
+            byte[] bytes = answer.body().getBytes(StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().set("Content-Type", "application/json");
+            if (answer.retryAfter() != null) {
+                exchange.getResponseHeaders().set("Retry-After", answer.retryAfter());
+            }
+            exchange.sendResponseHeaders(answer.status(), bytes.length);
+            exchange.getResponseBody().write(bytes);
             exchange.close();
         });
         gateway.setExecutor(Executors.newCachedThreadPool());

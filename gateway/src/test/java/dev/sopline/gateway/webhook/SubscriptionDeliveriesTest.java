@@ -102,13 +102,7 @@ class SubscriptionDeliveriesTest {
     @Test
     void shouldDropTheOldestWaitingDeliveryWhenFull() {
         CountDownLatch released = new CountDownLatch(1);
-        SubscriptionDeliveries deliveries = deliveries(subscribed(), (subscription, delivery, attempt) -> {
-            attempts.add(delivery.id() + "#" + attempt);
-            waitFor(released);
-            return Outcome.DELIVERED;
-        });
-        deliveries.add(delivery("out"));
-        await().atMost(Duration.ofSeconds(5)).until(() -> attempts.contains("out#1"));
+        SubscriptionDeliveries deliveries = oneOutUntil(released);
 
         for (int i = 0; i <= SubscriptionDeliveries.CAPACITY; i++) {
             deliveries.add(delivery("w" + i));
@@ -123,13 +117,7 @@ class SubscriptionDeliveriesTest {
     @Test
     void shouldDropTheOldestWaitingDeliveriesWhenTheirEventsPassTheBytesThatMayWait() {
         CountDownLatch released = new CountDownLatch(1);
-        SubscriptionDeliveries deliveries = deliveries(subscribed(), (subscription, delivery, attempt) -> {
-            attempts.add(delivery.id() + "#" + attempt);
-            waitFor(released);
-            return Outcome.DELIVERED;
-        });
-        deliveries.add(delivery("out"));
-        await().atMost(Duration.ofSeconds(5)).until(() -> attempts.contains("out#1"));
+        SubscriptionDeliveries deliveries = oneOutUntil(released);
 
         // Events near an instance's budget of 256 KiB, for a receiver that does not answer: eight fit in what may wait.
         int large = 256 * 1024;
@@ -182,6 +170,18 @@ class SubscriptionDeliveriesTest {
             int call = calls.getAndIncrement();
             return call < outcomes.length ? outcomes[call] : Outcome.DELIVERED;
         };
+    }
+
+    /** Deliveries whose first, "out", is being sent to a receiver that answers once {@code released}; the rest wait. */
+    private SubscriptionDeliveries oneOutUntil(CountDownLatch released) {
+        SubscriptionDeliveries deliveries = deliveries(subscribed(), (subscription, delivery, attempt) -> {
+            attempts.add(delivery.id() + "#" + attempt);
+            waitFor(released);
+            return Outcome.DELIVERED;
+        });
+        deliveries.add(delivery("out"));
+        await().atMost(Duration.ofSeconds(5)).until(() -> attempts.contains("out#1"));
+        return deliveries;
     }
 
     private Delivery delivery(String id) {

@@ -27,13 +27,7 @@ class HostileFilesTest {
     @Test
     void shouldRefuseAProcessWhoseAutomatedStepsNameMoreTeamsThanMayHaveTopics() {
         // given: each team is a topic the engine creates on the shared broker
-        StringBuilder yaml = new StringBuilder("""
-                engine: "0.1"
-                process:
-                  name: many-teams
-                  version: "1.0"
-                  steps:
-                """);
+        StringBuilder yaml = processWithSteps();
         for (int i = 0; i <= DefinitionValidator.MAX_TEAMS; i++) {
             yaml.append("    - {id: s%d, type: automated, run: team%d.work}\n".formatted(i, i));
             yaml.append("    - {id: t%d, type: automated, run: team%d.more}\n".formatted(i, i));
@@ -51,18 +45,23 @@ class HostileFilesTest {
 
     @Test
     void shouldTakeAProcessWhoseAutomatedStepsNameAsManyTeamsAsMayHaveTopics() {
-        StringBuilder yaml = new StringBuilder("""
+        StringBuilder yaml = processWithSteps();
+        for (int i = 0; i < DefinitionValidator.MAX_TEAMS; i++) {
+            yaml.append("    - {id: s%d, type: automated, run: team%d.work}\n".formatted(i, i));
+        }
+
+        assertThat(ProcessFiles.load(yaml.toString().getBytes(StandardCharsets.UTF_8))).isNotInstanceOf(Invalid.class);
+    }
+
+    /** A process file up to its {@code steps:} key, for the steps to follow. */
+    private static StringBuilder processWithSteps() {
+        return new StringBuilder("""
                 engine: "0.1"
                 process:
                   name: many-teams
                   version: "1.0"
                   steps:
                 """);
-        for (int i = 0; i < DefinitionValidator.MAX_TEAMS; i++) {
-            yaml.append("    - {id: s%d, type: automated, run: team%d.work}\n".formatted(i, i));
-        }
-
-        assertThat(ProcessFiles.load(yaml.toString().getBytes(StandardCharsets.UTF_8))).isNotInstanceOf(Invalid.class);
     }
 
     @Test
